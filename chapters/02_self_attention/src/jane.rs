@@ -1,0 +1,111 @@
+//! Lecture 17 demo 01.1 — "Jane visite l'Afrique en septembre", by hand —
+//! and the case for three projections instead of one.
+
+use blocks::{mat, matmul, scaled_dot_product_attention};
+use faer::{Mat, Scale};
+use record::svg::Heatmap;
+use record::{Notebook, say, show};
+
+/// The sentence, one word per row of `X`.
+pub const WORDS: [&str; 5] = ["Jane", "visite", "l'Afrique", "en", "septembre"];
+/// The four meaning dimensions, one per column.
+pub const MEANINGS: [&str; 4] = ["person", "action", "place", "time"];
+
+/// The words as meaning vectors, `(5, 4)`. Each content word is pure in its
+/// meaning. The lecture does not list "en"; a quarter of every meaning is
+/// the vector that reproduces all of its figures.
+pub fn sentence() -> Mat<f64> {
+    mat(&[
+        [1.0, 0.0, 0.0, 0.0],     // Jane: a person
+        [0.0, 1.0, 0.0, 0.0],     // visite: an action
+        [0.0, 0.0, 1.0, 0.0],     // l'Afrique: a place
+        [0.25, 0.25, 0.25, 0.25], // en: a little of everything
+        [0.0, 0.0, 0.0, 1.0],     // septembre: a time
+    ])
+}
+
+// ANCHOR: jane
+/// Every word asks one question; `strength` scales how insistently.
+pub fn jane(strength: f64, nb: &mut Notebook) {
+    nb.demo("jane", "L17 01.1 · Jane visite l'Afrique en septembre, by hand");
+    let x = sentence(); // (5, 4)
+    // Row r of W^Q is the question a word of meaning r asks: a person, a
+    // place and a time ask "which action?"; an action asks "who? where?".
+    let w_q = mat(&[
+        [0.0, 1.0, 0.0, 0.0], // person → action?
+        [1.0, 0.0, 1.0, 0.0], // action → person? place?
+        [0.0, 1.0, 0.0, 0.0], // place  → action?
+        [0.0, 1.0, 0.0, 0.0], // time   → action?
+    ]) * Scale(strength); // (4, 4)
+    let w_k = Mat::<f64>::identity(4, 4); // a word's label is its meaning
+    let w_v = Mat::<f64>::identity(4, 4); // and so is its content
+    let q = matmul(x.as_ref(), w_q.as_ref()); // (5, 4)
+    let k = matmul(x.as_ref(), w_k.as_ref()); // (5, 4)
+    let v = matmul(x.as_ref(), w_v.as_ref()); // (5, 4)
+    let attn = scaled_dot_product_attention(q.as_ref(), k.as_ref(), v.as_ref(), None);
+
+    say!(nb, "W^Q strength {}, W^K = W^V = I, d_k = 4, √d_k = 2", show::short(strength));
+    say!(nb, "queries q = x·W^Q (columns: person, action, place, time):");
+    for (i, word) in WORDS.iter().enumerate() {
+        say!(nb, "  {word:<10} {}", show::row(q.as_ref(), i, 2));
+    }
+    let (afrique, visite) = (2, 1);
+    let scores = nb.value("afrique_scores", show::row(attn.scores.as_ref(), afrique, 1));
+    say!(nb, "l'Afrique asks: scores q·k/√d_k = {scores}");
+    say!(nb, "  weights     = {}", show::row(attn.weights.as_ref(), afrique, 3));
+    let to_visite = nb.value("afrique_to_visite", show::num(attn.weights[(afrique, visite)], 3));
+    say!(nb, "  weight on visite: {to_visite}");
+    let a3 = nb.value("afrique_output", show::row(attn.output.as_ref(), afrique, 3));
+    say!(nb, "  A<3> = Σ_j w_j v_j = {a3}   (mostly \"action\")");
+    say!(nb, "visite asks: weights = {}", show::row(attn.weights.as_ref(), visite, 3));
+    let to_jane = nb.value("visite_to_jane", show::num(attn.weights[(visite, 0)], 3));
+    let to_afr = nb.value("visite_to_afrique", show::num(attn.weights[(visite, afrique)], 3));
+    say!(nb, "  on Jane {to_jane}, on l'Afrique {to_afr}");
+    say!(nb, "every word's weights (rows: who asks, columns: whose label):");
+    for line in show::table(attn.weights.as_ref(), &WORDS, &WORDS, 3) {
+        say!(nb, "  {line}");
+    }
+    let place = nb.value("afrique_place", show::num(attn.output[(afrique, 2)], 3));
+    let kept = attn.output[(afrique, 2)] + x[(afrique, 2)];
+    let residual = nb.value("afrique_residual_place", show::num(kept, 3));
+    say!(
+        nb,
+        "l'Afrique's \"place\": {place} in A<3>, {residual} in x + A<3> (the residual, chapter 7)"
+    );
+
+    let rows: Vec<Vec<f64>> =
+        (0..5).map(|i| show::row_values(attn.weights.as_ref(), i).collect()).collect();
+    let figure = Heatmap {
+        row_labels: &WORDS,
+        col_labels: &WORDS,
+        values: &rows,
+        row_axis: "query ↓",
+        col_axis: "key →",
+        decimals: 3,
+    };
+    nb.figure("jane_weights", figure.to_svg());
+}
+// ANCHOR_END: jane
+
+// ANCHOR: one_vector
+/// Why three projections: score with the words themselves (`q = k = v = x`)
+/// and every word's strongest match is a word like itself.
+pub fn one_vector(nb: &mut Notebook) {
+    nb.demo("one_vector", "Why three projections: scoring x_i · x_j directly");
+    let x = sentence(); // (5, 4)
+    let attn = scaled_dot_product_attention(x.as_ref(), x.as_ref(), x.as_ref(), None);
+    for (i, word) in WORDS.iter().enumerate() {
+        let top = show::row_values(attn.weights.as_ref(), i).fold(0.0, f64::max);
+        let best: Vec<&str> =
+            (0..5).filter(|&j| attn.weights[(i, j)] == top).map(|j| WORDS[j]).collect();
+        let strongest = if best.len() == 1 { best[0] } else { "none (a tie)" };
+        say!(
+            nb,
+            "  {word:<10} weights {}  → strongest: {strongest}",
+            show::row(attn.weights.as_ref(), i, 3)
+        );
+    }
+    let self_weight = nb.value("visite_self_weight_one_vector", show::num(attn.weights[(1, 1)], 3));
+    say!(nb, "visite finds itself ({self_weight}), not who visits or where");
+}
+// ANCHOR_END: one_vector

@@ -1,0 +1,65 @@
+//! The figures that follow from the maths alone must equal the lecture's,
+//! digit for digit; the exercises' claims are checked with the options a
+//! reader would pass.
+
+use ch02_self_attention::{Options, run};
+use clap::Parser;
+use record::Notebook;
+
+fn values(args: &[&str]) -> Vec<(String, String)> {
+    let opts = Options::parse_from(std::iter::once("ch02").chain(args.iter().copied()));
+    let mut nb = Notebook::quiet();
+    run(&opts, &mut nb);
+    nb.values_text()
+        .lines()
+        .map(|l| {
+            let (k, v) = l.split_once(" = ").unwrap();
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+fn value(values: &[(String, String)], name: &str) -> String {
+    values.iter().find(|(k, _)| k == name).unwrap_or_else(|| panic!("no value {name}")).1.clone()
+}
+
+#[test]
+fn the_jane_example_reproduces_the_lecture() {
+    let v = values(&[]);
+    assert_eq!(value(&v, "afrique_to_visite"), "0.614");
+    assert_eq!(value(&v, "afrique_output"), "(0.117, 0.648, 0.117, 0.117)");
+    assert_eq!(value(&v, "visite_to_jane"), "0.379");
+    assert_eq!(value(&v, "visite_to_afrique"), "0.379");
+}
+
+#[test]
+fn the_soft_lookup_reproduces_the_lecture() {
+    let v = values(&[]);
+    assert_eq!(value(&v, "lookup_x1"), "23.795");
+    assert_eq!(value(&v, "lookup_x64"), "20.000");
+}
+
+#[test]
+fn exercise_1_reproduces_the_lecture_solution() {
+    let v = values(&[]);
+    assert_eq!(value(&v, "ex1_weights_1"), "(0.4223, 0.4223, 0.1554)");
+    assert_eq!(value(&v, "ex1_weights_2"), "(0.2119, 0.5761, 0.2119)");
+    assert_eq!(value(&v, "ex1_output_1"), "(0.5777, 0.5777)");
+    assert_eq!(value(&v, "ex1_output_2"), "(0.4239, 0.7881)");
+    assert_eq!(value(&v, "ex1_output_3"), "(0.6667, 0.6667)");
+}
+
+#[test]
+fn exercise_2_strength_zero_gives_uniform_weights_and_the_mean() {
+    let v = values(&["--strength", "0"]);
+    assert_eq!(value(&v, "afrique_to_visite"), "0.200");
+    assert_eq!(value(&v, "visite_to_jane"), "0.200");
+    assert_eq!(value(&v, "afrique_output"), "(0.250, 0.250, 0.250, 0.250)");
+}
+
+#[test]
+fn exercise_2_strength_twelve_sharpens() {
+    let sharp: f64 = value(&values(&["--strength", "12"]), "afrique_to_visite").parse().unwrap();
+    let default: f64 = value(&values(&[]), "afrique_to_visite").parse().unwrap();
+    assert!(sharp > default && sharp > 0.9, "{sharp} vs {default}");
+}

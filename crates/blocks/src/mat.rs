@@ -1,0 +1,69 @@
+//! Small helpers for building and multiplying matrices.
+//!
+//! All products go through [`matmul`] (or [`matmul_t`]), which runs faer's
+//! kernel sequentially: for the book's small matrices that is the fastest
+//! choice, and it gives the same bits as any parallel split.
+
+use faer::linalg::matmul::matmul as faer_matmul;
+use faer::{Accum, Mat, MatRef, Par};
+
+/// A matrix from rows written out by hand: `mat(&[[1.0, 0.0], [0.0, 1.0]])`.
+pub fn mat<const C: usize>(rows: &[[f64; C]]) -> Mat<f64> {
+    Mat::from_fn(rows.len(), C, |i, j| rows[i][j])
+}
+
+/// `A · B`.
+#[track_caller]
+pub fn matmul(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
+    assert_eq!(
+        a.ncols(),
+        b.nrows(),
+        "matmul: lhs is {}×{}, rhs is {}×{}",
+        a.nrows(),
+        a.ncols(),
+        b.nrows(),
+        b.ncols()
+    );
+    let mut c = Mat::zeros(a.nrows(), b.ncols());
+    faer_matmul(c.as_mut(), Accum::Replace, a, b, 1.0, Par::Seq);
+    c
+}
+
+/// `A · Bᵀ` — the shape of every score matrix `Q·Kᵀ`. The transpose is a
+/// free view; no copy is made.
+#[track_caller]
+pub fn matmul_t(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
+    assert_eq!(
+        a.ncols(),
+        b.ncols(),
+        "matmul_t: lhs is {}×{}, rhs (before transposing) is {}×{}",
+        a.nrows(),
+        a.ncols(),
+        b.nrows(),
+        b.ncols()
+    );
+    matmul(a, b.transpose())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn products_by_hand() {
+        let a = mat(&[[1.0, 2.0], [3.0, 4.0]]);
+        let b = mat(&[[5.0, 6.0], [7.0, 8.0]]);
+        let ab = matmul(a.as_ref(), b.as_ref());
+        assert_eq!(ab, mat(&[[19.0, 22.0], [43.0, 50.0]]));
+        let abt = matmul_t(a.as_ref(), b.as_ref());
+        assert_eq!(abt, mat(&[[17.0, 23.0], [39.0, 53.0]]));
+    }
+
+    #[test]
+    #[should_panic(expected = "matmul: lhs is 2×2, rhs is 3×1")]
+    fn shape_errors_name_both_shapes() {
+        let a = Mat::<f64>::zeros(2, 2);
+        let b = Mat::<f64>::zeros(3, 1);
+        let _ = matmul(a.as_ref(), b.as_ref());
+    }
+}

@@ -1,0 +1,219 @@
+//! # record — one way for every chapter to print, pin and publish its numbers
+//!
+//! A chapter's demos write through a [`Notebook`]:
+//!
+//! * [`Notebook::demo`] opens a demo (named like its `ANCHOR` in the code),
+//!   and [`say!`] prints a line of it;
+//! * [`Notebook::value`] records a named number exactly as it is printed,
+//!   for the prose to quote (`{{value ch02.afrique_to_visite}}`);
+//! * [`Notebook::figure`] records an SVG figure made from the chapter's own
+//!   numbers;
+//! * [`Notebook::timing`] formats a duration; timings are the only output
+//!   that may differ between runs, so they are masked in snapshots and in
+//!   the determinism check.
+//!
+//! The chapter's snapshot test runs the demos with their default options and
+//! calls [`pin!`], which pins every demo's output, the values and the figures
+//! as insta snapshots. The book reads those snapshot files — never a fresh
+//! run — so the page, the prose and the tests all show the same numbers.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+pub mod show;
+pub mod svg;
+
+#[doc(hidden)]
+pub use insta;
+
+/// What a timing looks like where timings are hidden.
+pub const HIDDEN_TIMING: &str = "⏱ [timing]";
+/// Set this environment variable (to anything) to hide timings in printed
+/// output, as snapshots do; the determinism check uses it.
+pub const HIDE_TIMINGS_ENV: &str = "TXBOOK_HIDE_TIMINGS";
+
+/// One demo's printed output.
+#[derive(Clone, Debug)]
+pub struct Demo {
+    /// The demo's anchor name, also its snapshot's name.
+    pub anchor: String,
+    /// Everything the demo printed, one `\n` after each line.
+    pub text: String,
+}
+
+/// Records what a chapter prints, the values its prose quotes, its figures.
+#[derive(Debug)]
+pub struct Notebook {
+    echo: bool,
+    hide_timings: bool,
+    demos: Vec<Demo>,
+    values: Vec<(String, String)>,
+    figures: Vec<(String, String)>,
+}
+
+impl Notebook {
+    /// A notebook that also prints every line to stdout, for `cargo run`.
+    pub fn printing() -> Self {
+        Self::new(true, std::env::var_os(HIDE_TIMINGS_ENV).is_some())
+    }
+
+    /// A notebook that only records, with timings hidden: for snapshot tests.
+    pub fn quiet() -> Self {
+        Self::new(false, true)
+    }
+
+    fn new(echo: bool, hide_timings: bool) -> Self {
+        Notebook { echo, hide_timings, demos: Vec::new(), values: Vec::new(), figures: Vec::new() }
+    }
+
+    /// Start a demo: `anchor` is the name of its `ANCHOR` in the source and
+    /// of its snapshot; `title` is printed as its heading.
+    #[track_caller]
+    pub fn demo(&mut self, anchor: &str, title: &str) {
+        assert!(is_name(anchor), "demo anchor {anchor:?}: use a-z, 0-9 and _");
+        assert!(self.demos.iter().all(|d| d.anchor != anchor), "demo anchor {anchor:?} used twice");
+        if !self.demos.is_empty() && self.echo {
+            println!();
+        }
+        self.demos.push(Demo { anchor: anchor.to_string(), text: String::new() });
+        self.line(format!("== {title} =="));
+    }
+
+    /// Print one line of the current demo.
+    #[track_caller]
+    pub fn line(&mut self, text: impl AsRef<str>) {
+        let demo = self.demos.last_mut().expect("Notebook::line before any Notebook::demo");
+        let text = text.as_ref();
+        if self.echo {
+            println!("{text}");
+        }
+        demo.text.push_str(text);
+        demo.text.push('\n');
+    }
+
+    /// Record `shown` — a number formatted exactly as the demo prints it —
+    /// under `name`, and hand it back for printing.
+    #[track_caller]
+    pub fn value(&mut self, name: &str, shown: impl Into<String>) -> String {
+        let shown = shown.into();
+        assert!(is_name(name), "value name {name:?}: use a-z, 0-9 and _");
+        assert!(!shown.contains('\n'), "value {name} spans several lines");
+        assert!(self.values.iter().all(|(n, _)| n != name), "value {name:?} recorded twice");
+        self.values.push((name.to_string(), shown.clone()));
+        shown
+    }
+
+    /// Record an SVG figure under `name`.
+    #[track_caller]
+    pub fn figure(&mut self, name: &str, svg: String) {
+        assert!(is_name(name), "figure name {name:?}: use a-z, 0-9 and _");
+        assert!(self.figures.iter().all(|(n, _)| n != name), "figure {name:?} recorded twice");
+        self.figures.push((name.to_string(), svg));
+    }
+
+    /// A duration as printed: `⏱ 12.3 ms`, or [`HIDDEN_TIMING`] in snapshots.
+    pub fn timing(&self, elapsed: Duration) -> String {
+        if self.hide_timings {
+            return HIDDEN_TIMING.to_string();
+        }
+        let s = elapsed.as_secs_f64();
+        match s {
+            s if s < 1e-3 => format!("⏱ {:.1} µs", s * 1e6),
+            s if s < 1.0 => format!("⏱ {:.2} ms", s * 1e3),
+            s => format!("⏱ {s:.2} s"),
+        }
+    }
+
+    /// The demos in the order they ran.
+    pub fn demos(&self) -> &[Demo] {
+        &self.demos
+    }
+
+    /// The named values, one `name = shown` line each, in recorded order.
+    pub fn values_text(&self) -> String {
+        let mut out = String::new();
+        for (name, shown) in &self.values {
+            writeln!(out, "{name} = {shown}").unwrap();
+        }
+        out
+    }
+
+    /// The figures, `(name, svg)`, in recorded order.
+    pub fn figures(&self) -> &[(String, String)] {
+        &self.figures
+    }
+
+    /// The names of every snapshot [`pin!`] writes for this notebook.
+    pub fn snapshot_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.demos.iter().map(|d| d.anchor.clone()).collect();
+        names.push("values".to_string());
+        names.extend(self.figures.iter().map(|(n, _)| format!("figure_{n}")));
+        names
+    }
+
+    /// Write every figure to `dir/<name>.svg`.
+    pub fn write_figures(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        for (name, svg) in &self.figures {
+            std::fs::write(dir.join(format!("{name}.svg")), svg)?;
+        }
+        Ok(())
+    }
+}
+
+/// Names of demos, values and figures: what the book's `{{…}}` can spell.
+pub fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// Print a formatted line of the current demo: `say!(nb, "x = {x:.3}")`.
+#[macro_export]
+macro_rules! say {
+    ($nb:expr) => { $nb.line("") };
+    ($nb:expr, $($arg:tt)*) => { $nb.line(format!($($arg)*)) };
+}
+
+/// Pin a notebook: each demo's output, the values and the figures become
+/// insta snapshots in the chapter's `tests/snapshots/`, and any snapshot
+/// file there that this run did not produce fails the test (a renamed demo
+/// must not leave a stale page behind). Call it from the chapter's test.
+#[macro_export]
+macro_rules! pin {
+    ($nb:expr) => {{
+        let nb: &$crate::Notebook = &$nb;
+        let dir = ::std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+        let mut settings = $crate::insta::Settings::clone_current();
+        settings.set_snapshot_path(&dir);
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_omit_expression(true);
+        settings.bind(|| {
+            for demo in nb.demos() {
+                $crate::insta::assert_snapshot!(demo.anchor.as_str(), demo.text.as_str());
+            }
+            $crate::insta::assert_snapshot!("values", nb.values_text());
+            for (name, svg) in nb.figures() {
+                $crate::insta::assert_snapshot!(format!("figure_{name}"), svg.as_str());
+            }
+        });
+        $crate::check_no_stale_snapshots(&dir, &nb.snapshot_names());
+    }};
+}
+
+#[doc(hidden)]
+#[track_caller]
+pub fn check_no_stale_snapshots(dir: &Path, names: &[String]) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = file.strip_suffix(".snap") {
+            assert!(
+                names.iter().any(|n| n == stem),
+                "{} is not produced by any demo any more: delete it",
+                entry.path().display()
+            );
+        }
+    }
+}
