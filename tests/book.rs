@@ -73,6 +73,7 @@ fn the_book_builds_and_is_self_contained() {
     assert!(html.contains("pub fn jane("));
     assert!(html.contains("class=\"katex\""));
     assert!(out.join("katex/katex.min.css").exists());
+    assert!(out.join("assets/txbook.js").exists() && out.join("assets/txbook.css").exists());
     let mut problems = Vec::new();
     for file in walk(&out) {
         let ext = file.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
