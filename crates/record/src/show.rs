@@ -62,6 +62,12 @@ pub fn table(
     lines
 }
 
+/// `x` in its shortest form up to 6 decimals: 16 → `16`, 2.5 → `2.5`.
+pub fn short(x: f64) -> String {
+    let s = num(x, 6);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,10 +84,4 @@ mod tests {
             ("16".into(), "2.5".into(), "0.125".into())
         );
     }
-}
-
-/// `x` in its shortest form up to 6 decimals: 16 → `16`, 2.5 → `2.5`.
-pub fn short(x: f64) -> String {
-    let s = num(x, 6);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
