@@ -14,7 +14,10 @@ pub mod soft_lookup;
 
 /// What a reader can change without editing code.
 #[derive(Parser, Debug, Clone)]
-#[command(about = "Chapter 02: self-attention by hand (the Jane example) and as a soft lookup")]
+#[command(
+    about = "Chapter 02: self-attention by hand (the Jane example) and as a soft lookup",
+    allow_negative_numbers = true
+)]
 pub struct Options {
     /// How strongly each word's query asks for the meaning it wants (the
     /// lecture uses 4).
