@@ -65,6 +65,11 @@ pub fn jane(strength: f64, nb: &mut Notebook) {
     for line in show::table(attn.weights.as_ref(), &WORDS, &WORDS, 3) {
         say!(nb, "  {line}");
     }
+    let rows: Vec<Vec<f64>> =
+        (0..5).map(|i| show::row_values(attn.weights.as_ref(), i).collect()).collect();
+    let smallest = rows.iter().flatten().copied().fold(1.0, f64::min);
+    let min = nb.value("min_weight", show::num(smallest, 3));
+    say!(nb, "the smallest weight anywhere: {min} (every word sees every word)");
     let place = nb.value("afrique_place", show::num(attn.output[(afrique, 2)], 3));
     let kept = attn.output[(afrique, 2)] + x[(afrique, 2)];
     let residual = nb.value("afrique_residual_place", show::num(kept, 3));
@@ -73,8 +78,6 @@ pub fn jane(strength: f64, nb: &mut Notebook) {
         "l'Afrique's \"place\": {place} in A<3>, {residual} in x + A<3> (the residual, chapter 7)"
     );
 
-    let rows: Vec<Vec<f64>> =
-        (0..5).map(|i| show::row_values(attn.weights.as_ref(), i).collect()).collect();
     let figure = Heatmap {
         row_labels: &WORDS,
         col_labels: &WORDS,
