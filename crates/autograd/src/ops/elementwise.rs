@@ -1,0 +1,176 @@
+//! Element-by-element ops: add (with a row broadcast), sub, mul, scale, and
+//! the activations ReLU, GELU (tanh form), tanh and sigmoid.
+
+use faer::Mat;
+
+use super::{accumulate, add_into, map, same_shape, zip_map};
+use crate::{Real, Var};
+
+// `x.matmul(w).add(b)` chains like the lectures' code; the operators would
+// read no better and hide where each node is made.
+#[allow(clippy::should_implement_trait)]
+impl<'t, T: Real> Var<'t, T> {
+    /// `self + other`, where `other` has the same shape or is one row
+    /// (1, n) added to every row (a bias).
+    #[track_caller]
+    pub fn add(self, other: Var<'t, T>) -> Var<'t, T> {
+        let (a_id, b_id) = (self.id, other.id);
+        let (out, broadcast) = {
+            let (a, b) = (self.value(), other.value());
+            if b.nrows() == 1 && a.nrows() != 1 {
+                assert_eq!(
+                    a.ncols(),
+                    b.ncols(),
+                    "add: {}×{} + 1×{}",
+                    a.nrows(),
+                    a.ncols(),
+                    b.ncols()
+                );
+                let out = Mat::from_fn(a.nrows(), a.ncols(), |i, j| a[(i, j)] + b[(0, j)]);
+                (out, true)
+            } else {
+                same_shape("add", &a, &b);
+                (zip_map(&a, &b, |x, y| x + y), false)
+            }
+        };
+        self.tape.push(out, &[a_id, b_id], move |b, dout| {
+            if b.wants(a_id) {
+                add_into(b.grad(a_id), dout);
+            }
+            if b.wants(b_id) {
+                let g = b.grad(b_id);
+                if broadcast {
+                    // a row added to every row: its gradient is the column sum
+                    for j in 0..dout.ncols() {
+                        g[(0, j)] += dout.col_as_slice(j).iter().copied().sum::<T>();
+                    }
+                } else {
+                    add_into(g, dout);
+                }
+            }
+        })
+    }
+
+    /// `self − other`, same shapes.
+    #[track_caller]
+    pub fn sub(self, other: Var<'t, T>) -> Var<'t, T> {
+        let (a_id, b_id) = (self.id, other.id);
+        let out = {
+            let (a, b) = (self.value(), other.value());
+            same_shape("sub", &a, &b);
+            zip_map(&a, &b, |x, y| x - y)
+        };
+        self.tape.push(out, &[a_id, b_id], move |b, dout| {
+            if b.wants(a_id) {
+                add_into(b.grad(a_id), dout);
+            }
+            if b.wants(b_id) {
+                let g = b.grad(b_id);
+                *g -= dout;
+            }
+        })
+    }
+
+    /// `self ⊙ other`, same shapes.
+    #[track_caller]
+    pub fn mul(self, other: Var<'t, T>) -> Var<'t, T> {
+        let (a_id, b_id) = (self.id, other.id);
+        let out = {
+            let (a, b) = (self.value(), other.value());
+            same_shape("mul", &a, &b);
+            zip_map(&a, &b, |x, y| x * y)
+        };
+        self.tape.push(out, &[a_id, b_id], move |b, dout| {
+            let (x, y) = (b.value(a_id), b.value(b_id));
+            if b.wants(a_id) {
+                accumulate(b.grad(a_id), dout, y, |d, y| d * y);
+            }
+            if b.wants(b_id) {
+                accumulate(b.grad(b_id), dout, x, |d, x| d * x);
+            }
+        })
+    }
+
+    /// `s · self`.
+    pub fn scale(self, s: f64) -> Var<'t, T> {
+        let (a_id, s) = (self.id, T::of(s));
+        let out = map(&self.value(), |x| x * s);
+        self.tape.push(out, &[a_id], move |b, dout| {
+            let g = b.grad(a_id);
+            for j in 0..g.ncols() {
+                for (d, &o) in g.col_as_slice_mut(j).iter_mut().zip(dout.col_as_slice(j)) {
+                    *d += o * s;
+                }
+            }
+        })
+    }
+
+    /// `max(0, x)`.
+    pub fn relu(self) -> Var<'t, T> {
+        let a_id = self.id;
+        let out = map(&self.value(), |x| if x > T::zero() { x } else { T::zero() });
+        self.tape.push(out, &[a_id], move |b, dout| {
+            let x = b.value(a_id);
+            accumulate(b.grad(a_id), dout, x, |d, x| if x > T::zero() { d } else { T::zero() });
+        })
+    }
+
+    /// GELU, tanh form: `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`.
+    pub fn gelu(self) -> Var<'t, T> {
+        let a_id = self.id;
+        let out = map(&self.value(), gelu);
+        self.tape.push(out, &[a_id], move |b, dout| {
+            let x = b.value(a_id);
+            accumulate(b.grad(a_id), dout, x, |d, x| d * gelu_grad(x));
+        })
+    }
+
+    /// `tanh(x)`; backward uses the output: `1 − tanh²`.
+    pub fn tanh(self) -> Var<'t, T> {
+        let a_id = self.id;
+        let out = map(&self.value(), T::tanh);
+        self.tape.push(out, &[a_id], move |b, dout| {
+            let y = b.output();
+            accumulate(b.grad(a_id), dout, y, |d, y| d * (T::one() - y * y));
+        })
+    }
+
+    /// `σ(x) = 1 / (1 + e^−x)`; backward uses the output: `σ(1 − σ)`.
+    pub fn sigmoid(self) -> Var<'t, T> {
+        let a_id = self.id;
+        let out = map(&self.value(), sigmoid);
+        self.tape.push(out, &[a_id], move |b, dout| {
+            let y = b.output();
+            accumulate(b.grad(a_id), dout, y, |d, y| d * y * (T::one() - y));
+        })
+    }
+}
+
+/// `σ(x)`, stable for large |x|.
+pub fn sigmoid<T: Real>(x: T) -> T {
+    if x >= T::zero() {
+        T::one() / (T::one() + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (T::one() + e)
+    }
+}
+
+const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+const GELU_C: f64 = 0.044_715;
+
+/// GELU, tanh form.
+pub fn gelu<T: Real>(x: T) -> T {
+    let half = T::of(0.5);
+    let u = T::of(SQRT_2_OVER_PI) * (x + T::of(GELU_C) * x * x * x);
+    half * x * (T::one() + u.tanh())
+}
+
+/// d GELU / dx, tanh form.
+pub fn gelu_grad<T: Real>(x: T) -> T {
+    let half = T::of(0.5);
+    let u = T::of(SQRT_2_OVER_PI) * (x + T::of(GELU_C) * x * x * x);
+    let t = u.tanh();
+    let du = T::of(SQRT_2_OVER_PI) * (T::one() + T::of(3.0 * GELU_C) * x * x);
+    half * (T::one() + t) + half * x * (T::one() - t * t) * du
+}

@@ -1,0 +1,137 @@
+//! Matrix products: `x·W`, `x·Wᵀ`, and the same over a stack of blocks.
+//!
+//! All run faer's kernel with `Par::Seq`: fastest at the book's sizes, and
+//! the same bits as any parallel split.
+
+use faer::linalg::matmul::matmul as gemm;
+use faer::{Accum, Mat, MatMut, MatRef, Par};
+
+use crate::{Real, Var};
+
+/// `dst (+)= a·b`.
+pub fn mm<T: Real>(dst: MatMut<'_, T>, acc: Accum, a: MatRef<'_, T>, b: MatRef<'_, T>) {
+    gemm(dst, acc, a, b, T::one(), Par::Seq);
+}
+
+impl<'t, T: Real> Var<'t, T> {
+    /// `self · w`: (n, k)·(k, m) → (n, m).
+    #[track_caller]
+    pub fn matmul(self, w: Var<'t, T>) -> Var<'t, T> {
+        let (x_id, w_id) = (self.id, w.id);
+        let out = {
+            let (x, w) = (self.value(), w.value());
+            assert_eq!(
+                x.ncols(),
+                w.nrows(),
+                "matmul: {}×{} · {}×{}",
+                x.nrows(),
+                x.ncols(),
+                w.nrows(),
+                w.ncols()
+            );
+            let mut out = Mat::zeros(x.nrows(), w.ncols());
+            mm(out.as_mut(), Accum::Replace, x.as_ref(), w.as_ref());
+            out
+        };
+        self.tape.push(out, &[x_id, w_id], move |b, dout| {
+            // out = x·w  ⇒  dx += dout·wᵀ,  dw += xᵀ·dout
+            let (x, w) = (b.value(x_id), b.value(w_id));
+            if b.wants(x_id) {
+                mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.transpose());
+            }
+            if b.wants(w_id) {
+                mm(b.grad(w_id).as_mut(), Accum::Add, x.transpose(), dout.as_ref());
+            }
+        })
+    }
+
+    /// `self · wᵀ`: (n, k)·(m, k)ᵀ → (n, m) — scores `q·kᵀ`, or logits from a
+    /// tied embedding table.
+    #[track_caller]
+    pub fn matmul_t(self, w: Var<'t, T>) -> Var<'t, T> {
+        let (x_id, w_id) = (self.id, w.id);
+        let out = {
+            let (x, w) = (self.value(), w.value());
+            assert_eq!(
+                x.ncols(),
+                w.ncols(),
+                "matmul_t: {}×{} · ({}×{})ᵀ",
+                x.nrows(),
+                x.ncols(),
+                w.nrows(),
+                w.ncols()
+            );
+            let mut out = Mat::zeros(x.nrows(), w.nrows());
+            mm(out.as_mut(), Accum::Replace, x.as_ref(), w.transpose());
+            out
+        };
+        self.tape.push(out, &[x_id, w_id], move |b, dout| {
+            // out = x·wᵀ  ⇒  dx += dout·w,  dw += doutᵀ·x
+            let (x, w) = (b.value(x_id), b.value(w_id));
+            if b.wants(x_id) {
+                mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.as_ref());
+            }
+            if b.wants(w_id) {
+                mm(b.grad(w_id).as_mut(), Accum::Add, dout.transpose(), x.as_ref());
+            }
+        })
+    }
+
+    /// The same product for each of `blocks` row blocks: `self` is a stack of
+    /// (m, k) blocks, `w` a stack of (k, n) blocks — or of (n, k) blocks when
+    /// `transpose_w` — and block `i` of the result is `self_i · w_i` (or
+    /// `self_i · w_iᵀ`). This is attention's batched product over heads.
+    #[track_caller]
+    pub fn bmm(self, w: Var<'t, T>, blocks: usize, transpose_w: bool) -> Var<'t, T> {
+        let (x_id, w_id) = (self.id, w.id);
+        let (m, k, n);
+        let out = {
+            let (x, w) = (self.value(), w.value());
+            assert!(
+                blocks > 0 && x.nrows() % blocks == 0 && w.nrows() % blocks == 0,
+                "bmm: {} and {} rows do not split into {blocks} blocks",
+                x.nrows(),
+                w.nrows()
+            );
+            (m, k) = (x.nrows() / blocks, x.ncols());
+            let wb = w.nrows() / blocks;
+            n = if transpose_w { wb } else { w.ncols() };
+            let kw = if transpose_w { w.ncols() } else { wb };
+            assert_eq!(k, kw, "bmm: blocks {m}×{k} and {wb}×{} do not multiply", w.ncols());
+            let mut out = Mat::zeros(blocks * m, n);
+            for i in 0..blocks {
+                let xi = x.as_ref().submatrix(i * m, 0, m, k);
+                let wi = w.as_ref().submatrix(i * wb, 0, wb, w.ncols());
+                let wi = if transpose_w { wi.transpose() } else { wi };
+                mm(out.as_mut().submatrix_mut(i * m, 0, m, n), Accum::Replace, xi, wi);
+            }
+            out
+        };
+        self.tape.push(out, &[x_id, w_id], move |b, dout| {
+            let (x, w) = (b.value(x_id), b.value(w_id));
+            let wb = w.nrows() / blocks;
+            for i in 0..blocks {
+                let xi = x.as_ref().submatrix(i * m, 0, m, k);
+                let wi = w.as_ref().submatrix(i * wb, 0, wb, w.ncols());
+                let di = dout.as_ref().submatrix(i * m, 0, m, n);
+                if b.wants(x_id) {
+                    // out_i = x_i·w_i  ⇒  dx_i += dout_i·w_iᵀ   (transposed: dout_i·w_i)
+                    let wt = if transpose_w { wi } else { wi.transpose() };
+                    let gx = b.grad(x_id);
+                    mm(gx.as_mut().submatrix_mut(i * m, 0, m, k), Accum::Add, di, wt);
+                }
+                if b.wants(w_id) {
+                    let gw = b.grad(w_id);
+                    let gwi = gw.as_mut().submatrix_mut(i * wb, 0, wb, w.ncols());
+                    if transpose_w {
+                        // out_i = x_i·w_iᵀ  ⇒  dw_i += dout_iᵀ·x_i
+                        mm(gwi, Accum::Add, di.transpose(), xi);
+                    } else {
+                        // dw_i += x_iᵀ·dout_i
+                        mm(gwi, Accum::Add, xi.transpose(), di);
+                    }
+                }
+            }
+        })
+    }
+}

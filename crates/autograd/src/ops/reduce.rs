@@ -1,0 +1,32 @@
+//! Reductions to a single number: sum and mean.
+
+use faer::Mat;
+
+use crate::{Real, Var};
+
+impl<'t, T: Real> Var<'t, T> {
+    /// The sum of every element, as a 1×1 value (columns in order, each
+    /// from top to bottom: a fixed order, so a fixed result).
+    pub fn sum(self) -> Var<'t, T> {
+        let a_id = self.id;
+        let total = {
+            let a = self.value();
+            (0..a.ncols()).map(|j| a.col_as_slice(j).iter().copied().sum::<T>()).sum::<T>()
+        };
+        self.tape.push(Mat::from_fn(1, 1, |_, _| total), &[a_id], move |b, dout| {
+            let d = dout[(0, 0)];
+            let g = b.grad(a_id);
+            for j in 0..g.ncols() {
+                for x in g.col_as_slice_mut(j) {
+                    *x += d;
+                }
+            }
+        })
+    }
+
+    /// The mean of every element, as a 1×1 value.
+    pub fn mean(self) -> Var<'t, T> {
+        let (r, c) = self.shape();
+        self.sum().scale(1.0 / (r * c) as f64)
+    }
+}

@@ -1,0 +1,201 @@
+//! The tape: every value computed in a forward pass, and how to go back.
+//!
+//! Each op computes its output, then records one node: the output matrix,
+//! the ids of its inputs, and a closure — written right beneath the forward
+//! in the op's own file — that turns the gradient of the output into
+//! gradients of the inputs. `backward` walks the nodes in reverse and calls
+//! those closures. Gradients always accumulate (`+=`), so a value used twice
+//! receives the sum of both uses.
+//!
+//! The model's parameters are copied onto the tape when it is made, as its
+//! first nodes (node id = [`ParamId`]), so modules reach them by id and the
+//! gradients come back indexed the same way.
+
+use std::cell::{Ref, RefCell};
+
+use faer::Mat;
+
+use crate::Real;
+use crate::params::{ParamId, Params};
+
+/// What an op's backward receives: the values of every node, and mutable
+/// gradients to accumulate into.
+pub struct Back<'a, T: Real> {
+    current: usize,
+    values: &'a [Mat<T>],
+    grads: &'a mut [Option<Mat<T>>],
+    needs: &'a [bool],
+}
+
+impl<'a, T: Real> Back<'a, T> {
+    /// The forward value of node `id` (it outlives the borrow of `self`, so
+    /// it can be read while a gradient is being written).
+    pub fn value(&self, id: usize) -> &'a Mat<T> {
+        &self.values[id]
+    }
+
+    /// The forward value of the op being differentiated (its output).
+    pub fn output(&self) -> &'a Mat<T> {
+        &self.values[self.current]
+    }
+
+    /// Whether node `id` leads back to a parameter (else its gradient is
+    /// never used and need not be computed).
+    pub fn wants(&self, id: usize) -> bool {
+        self.needs[id]
+    }
+
+    /// The gradient of node `id`, zero until something is added to it.
+    pub fn grad(&mut self, id: usize) -> &mut Mat<T> {
+        let (r, c) = (self.values[id].nrows(), self.values[id].ncols());
+        self.grads[id].get_or_insert_with(|| Mat::zeros(r, c))
+    }
+}
+
+type Backward<T> = Box<dyn Fn(&mut Back<'_, T>, &Mat<T>)>;
+
+struct Inner<T: Real> {
+    values: Vec<Mat<T>>,
+    backs: Vec<Option<Backward<T>>>,
+    needs: Vec<bool>,
+}
+
+/// A forward pass being recorded.
+pub struct Tape<T: Real> {
+    inner: RefCell<Inner<T>>,
+    n_params: usize,
+}
+
+/// A value on a tape: a matrix, by id. Cheap to copy.
+#[derive(Clone, Copy)]
+pub struct Var<'t, T: Real> {
+    pub(crate) tape: &'t Tape<T>,
+    pub(crate) id: usize,
+}
+
+/// The gradients of the loss with respect to every parameter.
+pub struct Grads<T: Real> {
+    grads: Vec<Option<Mat<T>>>,
+}
+
+impl<T: Real> Grads<T> {
+    /// The gradient of parameter `p` (`None` if the loss does not use it).
+    pub fn get(&self, p: ParamId) -> Option<&Mat<T>> {
+        self.grads[p.0].as_ref()
+    }
+}
+
+impl<T: Real> Tape<T> {
+    /// A fresh tape holding a copy of every parameter.
+    pub fn new(params: &Params<T>) -> Self {
+        let values: Vec<Mat<T>> = params.iter().map(|(_, p)| p.value.clone()).collect();
+        let n = values.len();
+        Tape {
+            inner: RefCell::new(Inner {
+                values,
+                backs: (0..n).map(|_| None).collect(),
+                needs: vec![true; n],
+            }),
+            n_params: n,
+        }
+    }
+
+    /// The node of parameter `p`.
+    pub fn param(&self, p: ParamId) -> Var<'_, T> {
+        assert!(p.0 < self.n_params, "parameter {} is not on this tape", p.0);
+        Var { tape: self, id: p.0 }
+    }
+
+    /// A constant input (no gradient flows into it).
+    pub fn input(&self, value: Mat<T>) -> Var<'_, T> {
+        let mut inner = self.inner.borrow_mut();
+        inner.values.push(value);
+        inner.backs.push(None);
+        inner.needs.push(false);
+        Var { tape: self, id: inner.values.len() - 1 }
+    }
+
+    /// Record an op's output. `backward(back, dout)` must add the gradient of
+    /// each input to `back.grad(input)`; it is dropped unused when no input
+    /// leads to a parameter.
+    pub fn push(
+        &self,
+        value: Mat<T>,
+        inputs: &[usize],
+        backward: impl Fn(&mut Back<'_, T>, &Mat<T>) + 'static,
+    ) -> Var<'_, T> {
+        let mut inner = self.inner.borrow_mut();
+        let needs = inputs.iter().any(|&i| inner.needs[i]);
+        inner.values.push(value);
+        inner.backs.push(if needs { Some(Box::new(backward)) } else { None });
+        inner.needs.push(needs);
+        Var { tape: self, id: inner.values.len() - 1 }
+    }
+
+    /// The value of node `id`.
+    pub fn value(&self, id: usize) -> Ref<'_, Mat<T>> {
+        Ref::map(self.inner.borrow(), |inner| &inner.values[id])
+    }
+
+    /// How many nodes the tape holds.
+    pub fn len(&self) -> usize {
+        self.inner.borrow().values.len()
+    }
+
+    /// Whether the tape holds no node at all (no parameters either).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Back-propagate from a 1×1 `loss`: the gradient of the loss with
+    /// respect to every parameter.
+    #[track_caller]
+    pub fn backward(&self, loss: Var<'_, T>) -> Grads<T> {
+        let mut inner = self.inner.borrow_mut();
+        let Inner { values, backs, needs } = &mut *inner;
+        let shape = (values[loss.id].nrows(), values[loss.id].ncols());
+        assert_eq!(shape, (1, 1), "backward: the loss must be 1×1, not {shape:?}");
+        let mut grads: Vec<Option<Mat<T>>> = (0..values.len()).map(|_| None).collect();
+        grads[loss.id] = Some(Mat::from_fn(1, 1, |_, _| T::one()));
+        for id in (self.n_params..=loss.id).rev() {
+            let (Some(back), Some(dout)) = (&backs[id], grads[id].take()) else {
+                continue;
+            };
+            let mut ctx = Back { current: id, values, grads: &mut grads, needs };
+            back(&mut ctx, &dout);
+        }
+        grads.truncate(self.n_params);
+        Grads { grads }
+    }
+}
+
+impl<'t, T: Real> Var<'t, T> {
+    /// The tape this value lives on.
+    pub fn tape(&self) -> &'t Tape<T> {
+        self.tape
+    }
+
+    /// Its node id.
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    /// Its value.
+    pub fn value(&self) -> Ref<'t, Mat<T>> {
+        self.tape.value(self.id)
+    }
+
+    /// (rows, columns).
+    pub fn shape(&self) -> (usize, usize) {
+        let v = self.value();
+        (v.nrows(), v.ncols())
+    }
+
+    /// The single number of a 1×1 value.
+    #[track_caller]
+    pub fn scalar(&self) -> T {
+        let v = self.value();
+        assert_eq!((v.nrows(), v.ncols()), (1, 1), "scalar: value is not 1×1");
+        v[(0, 0)]
+    }
+}
