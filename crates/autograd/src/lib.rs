@@ -17,7 +17,9 @@
 //! differences) and in `f32` (to train). Every printed number is the same on
 //! every build, thread count and x86-64 CPU (see [`real`]).
 
+pub mod nn;
 pub mod ops;
+pub mod optim;
 pub mod params;
 pub mod real;
 pub mod tape;

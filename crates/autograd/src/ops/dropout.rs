@@ -9,7 +9,12 @@ use crate::{Real, Var};
 
 /// A dropout mask: each entry `0` with probability `p`, else `1/(1 − p)`
 /// (so the expected value of `x ⊙ mask` is `x`).
-pub fn dropout_mask<T: Real>(rows: usize, cols: usize, p: f64, rng: &mut impl rand::Rng) -> Mat<T> {
+pub fn dropout_mask<T: Real>(
+    rows: usize,
+    cols: usize,
+    p: f64,
+    rng: &mut (impl rand::Rng + ?Sized),
+) -> Mat<T> {
     assert!((0.0..1.0).contains(&p), "dropout: p = {p} is not in [0, 1)");
     let keep = T::of(1.0 / (1.0 - p));
     // Draw in row-major order, so the mask does not depend on the layout.

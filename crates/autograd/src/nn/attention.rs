@@ -1,0 +1,69 @@
+//! Multi-head attention — Lecture 17 §5, Lecture 6 §3.
+//!
+//! `MHA(x_q, x_kv) = concat_i(softmax(Q_i K_iᵀ/√d_h) V_i) · W^O` with
+//! `Q = x_q W^Q`, `K = x_kv W^K`, `V = x_kv W^V`, each split into `h`
+//! heads of `d_h = d/h` columns. Self-attention passes the same value as
+//! `x_q` and `x_kv`; cross-attention passes the decoder's and the encoder's.
+//! Parameters: `4d² + 4d`, whatever `h` is.
+
+use faer::Mat;
+
+use crate::nn::init;
+use crate::nn::layers::Linear;
+use crate::{Attended, Heads, Params, Real, Var, attention};
+
+#[derive(Clone, Debug)]
+pub struct MultiHeadAttention {
+    pub w_q: Linear,
+    pub w_k: Linear,
+    pub w_v: Linear,
+    pub w_o: Linear,
+    pub heads: usize,
+    /// Divide the scores by √d_h (the paper). Off only to show why it is on.
+    pub scaled: bool,
+}
+
+impl MultiHeadAttention {
+    /// Initialised as PyTorch's `nn.MultiheadAttention`: W^Q, W^K, W^V
+    /// Xavier-uniform over the stacked (d, 3d) projection, W^O uniform in
+    /// ±1/√d, every bias 0.
+    #[track_caller]
+    pub fn new<T: Real>(
+        params: &mut Params<T>,
+        name: &str,
+        d: usize,
+        heads: usize,
+        rng: &mut impl rand::Rng,
+    ) -> Self {
+        assert!(
+            heads > 0 && d % heads == 0,
+            "MultiHeadAttention: d = {d} does not split into {heads} heads"
+        );
+        let xavier = (6.0 / (d + 3 * d) as f64).sqrt();
+        let mut proj = |which: &str, bound: f64| Linear {
+            w: params.add(format!("{name}.{which}.w"), init::uniform(d, d, bound, rng)),
+            b: Some(params.add(format!("{name}.{which}.b"), init::constant(1, d, 0.0))),
+        };
+        let w_q = proj("w_q", xavier);
+        let w_k = proj("w_k", xavier);
+        let w_v = proj("w_v", xavier);
+        let w_o = proj("w_o", 1.0 / (d as f64).sqrt());
+        MultiHeadAttention { w_q, w_k, w_v, w_o, heads, scaled: true }
+    }
+
+    /// Attend from `x_q` (B·S_q, d) to `x_kv` (B·S_k, d); `keep` is
+    /// (B·S_q, S_k) with 1 = may look. Returns the output and the node of
+    /// the weights (B·h·S_q, S_k) for inspection.
+    pub fn forward<'t, T: Real>(
+        &self,
+        x_q: Var<'t, T>,
+        x_kv: Var<'t, T>,
+        batch: usize,
+        keep: Option<&Mat<T>>,
+    ) -> Attended<'t, T> {
+        let (q, k, v) = (self.w_q.forward(x_q), self.w_k.forward(x_kv), self.w_v.forward(x_kv));
+        let shape = Heads { batch, heads: self.heads };
+        let attended = attention(q, k, v, shape, keep, self.scaled);
+        Attended { context: self.w_o.forward(attended.context), weights: attended.weights }
+    }
+}

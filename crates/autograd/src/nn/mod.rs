@@ -1,0 +1,23 @@
+//! Modules. Each is a struct holding [`ParamId`](crate::ParamId)s, a `new`
+//! that creates and initialises its parameters in a [`Params`](crate::Params),
+//! and a `forward` on a tape.
+//!
+//! Initialisation follows PyTorch's defaults unless noted: `Linear` weights
+//! and biases `U(−1/√d_in, 1/√d_in)`; `Embedding` `N(0, 1)`; `LayerNorm`
+//! `γ = 1, β = 0`; `GRU` every weight and bias `U(−1/√H, 1/√H)`.
+
+pub mod attention;
+
+pub mod init;
+pub mod layers;
+pub mod positions;
+pub mod transformer;
+
+pub use attention::MultiHeadAttention;
+
+pub use layers::{Embedding, FeedForward, LayerNorm, Linear};
+pub use positions::{LearnedPositions, sinusoidal};
+pub use transformer::{
+    DecoderLayer, DecoderOnly, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
+    padding_mask,
+};

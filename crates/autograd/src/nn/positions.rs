@@ -1,0 +1,72 @@
+//! Positions: the paper's sinusoids, and a learned table with a fixed
+//! length that refuses longer sequences.
+
+use faer::Mat;
+
+use crate::nn::layers::Embedding;
+use crate::{Params, Real, Tape, Var};
+
+/// `PE(p, 2i) = sin(p / 10000^{2i/d})`, `PE(p, 2i+1) = cos(p / 10000^{2i/d})`,
+/// for positions `0..len`: a (len, d) matrix.
+pub fn sinusoidal<T: Real>(len: usize, d: usize) -> Mat<T> {
+    Mat::from_fn(len, d, |p, j| {
+        let i = (j / 2) as f64;
+        let angle = p as f64 / libm::pow(10_000.0, 2.0 * i / d as f64);
+        T::of(if j % 2 == 0 { libm::sin(angle) } else { libm::cos(angle) })
+    })
+}
+
+/// A learned vector per position, for positions `0..max_len`.
+#[derive(Clone, Debug)]
+pub struct LearnedPositions {
+    pub table: Embedding,
+    pub max_len: usize,
+}
+
+/// A sequence longer than a learned position table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooLong {
+    pub len: usize,
+    pub max_len: usize,
+}
+
+impl std::fmt::Display for TooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a sequence of {} positions, but the learned position table has only {} rows: \
+             positions {}.. were never trained and have no vector",
+            self.len, self.max_len, self.max_len
+        )
+    }
+}
+
+impl std::error::Error for TooLong {}
+
+impl LearnedPositions {
+    pub fn new<T: Real>(
+        params: &mut Params<T>,
+        name: &str,
+        max_len: usize,
+        d: usize,
+        rng: &mut impl rand::Rng,
+    ) -> Self {
+        LearnedPositions { table: Embedding::new(params, name, max_len, d, rng), max_len }
+    }
+
+    /// The vectors of positions `0..len`, repeated for `batch` sequences:
+    /// (batch·len, d). A sequence longer than the table is an error, not a
+    /// panic: the reader may ask for one.
+    pub fn forward<'t, T: Real>(
+        &self,
+        tape: &'t Tape<T>,
+        batch: usize,
+        len: usize,
+    ) -> Result<Var<'t, T>, TooLong> {
+        if len > self.max_len {
+            return Err(TooLong { len, max_len: self.max_len });
+        }
+        let ids: Vec<usize> = (0..batch).flat_map(|_| 0..len).collect();
+        Ok(self.table.forward(tape, &ids))
+    }
+}

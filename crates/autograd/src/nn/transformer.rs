@@ -1,0 +1,416 @@
+//! Encoder and decoder layers (Post-LN and Pre-LN), the tiny
+//! encoder–decoder Transformer of Lecture 17 §9, and a decoder-only LM.
+//!
+//! ```text
+//! Post-LN (the paper):  x = LN(x + Sublayer(x))
+//! Pre-LN (GPT-2 on):    x = x + Sublayer(LN(x)),  and one LN at the very end
+//! ```
+
+use faer::Mat;
+
+use crate::nn::attention::MultiHeadAttention;
+use crate::nn::layers::{Embedding, FeedForward, LayerNorm, Linear};
+use crate::nn::positions::{LearnedPositions, TooLong, sinusoidal};
+use crate::{Params, Real, Tape, Var};
+
+/// Where the layer norm goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Norm {
+    /// After the residual sum, as in the paper.
+    Post,
+    /// Before each sublayer, inside the residual branch.
+    Pre,
+}
+
+/// Self-attention and a feed-forward network, each wrapped in a residual
+/// connection and a layer norm.
+#[derive(Clone, Debug)]
+pub struct EncoderLayer {
+    pub attn: MultiHeadAttention,
+    pub ff: FeedForward,
+    pub ln1: LayerNorm,
+    pub ln2: LayerNorm,
+    pub norm: Norm,
+}
+
+impl EncoderLayer {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new<T: Real>(
+        params: &mut Params<T>,
+        name: &str,
+        d: usize,
+        heads: usize,
+        d_ff: usize,
+        norm: Norm,
+        rng: &mut impl rand::Rng,
+    ) -> Self {
+        EncoderLayer {
+            attn: MultiHeadAttention::new(params, &format!("{name}.attn"), d, heads, rng),
+            ff: FeedForward::new(params, &format!("{name}.ff"), d, d_ff, rng),
+            ln1: LayerNorm::new(params, &format!("{name}.ln1"), d),
+            ln2: LayerNorm::new(params, &format!("{name}.ln2"), d),
+            norm,
+        }
+    }
+
+    /// `x` is (B·S, d); `keep` (B·S, S) says which positions each may see.
+    /// Returns the output and the node of the attention weights.
+    pub fn forward<'t, T: Real>(
+        &self,
+        x: Var<'t, T>,
+        batch: usize,
+        keep: Option<&Mat<T>>,
+    ) -> (Var<'t, T>, usize) {
+        match self.norm {
+            Norm::Post => {
+                let a = self.attn.forward(x, x, batch, keep);
+                let x = self.ln1.forward(x.add(a.context));
+                (self.ln2.forward(x.add(self.ff.forward(x))), a.weights)
+            }
+            Norm::Pre => {
+                let h = self.ln1.forward(x);
+                let a = self.attn.forward(h, h, batch, keep);
+                let x = x.add(a.context);
+                (x.add(self.ff.forward(self.ln2.forward(x))), a.weights)
+            }
+        }
+    }
+}
+
+/// Masked self-attention, cross-attention to the encoder's output, and a
+/// feed-forward network, each with a residual connection and a layer norm.
+#[derive(Clone, Debug)]
+pub struct DecoderLayer {
+    pub self_attn: MultiHeadAttention,
+    pub cross_attn: MultiHeadAttention,
+    pub ff: FeedForward,
+    pub ln1: LayerNorm,
+    pub ln2: LayerNorm,
+    pub ln3: LayerNorm,
+    pub norm: Norm,
+}
+
+/// The attention weights a decoder layer produced (node ids).
+#[derive(Clone, Copy, Debug)]
+pub struct DecoderWeights {
+    pub self_attn: usize,
+    pub cross_attn: usize,
+}
+
+impl DecoderLayer {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new<T: Real>(
+        params: &mut Params<T>,
+        name: &str,
+        d: usize,
+        heads: usize,
+        d_ff: usize,
+        norm: Norm,
+        rng: &mut impl rand::Rng,
+    ) -> Self {
+        DecoderLayer {
+            self_attn: MultiHeadAttention::new(params, &format!("{name}.self_attn"), d, heads, rng),
+            cross_attn: MultiHeadAttention::new(
+                params,
+                &format!("{name}.cross_attn"),
+                d,
+                heads,
+                rng,
+            ),
+            ff: FeedForward::new(params, &format!("{name}.ff"), d, d_ff, rng),
+            ln1: LayerNorm::new(params, &format!("{name}.ln1"), d),
+            ln2: LayerNorm::new(params, &format!("{name}.ln2"), d),
+            ln3: LayerNorm::new(params, &format!("{name}.ln3"), d),
+            norm,
+        }
+    }
+
+    /// `y` (B·S_t, d) attends to itself under `self_keep` (B·S_t, S_t) and to
+    /// `memory` (B·S_s, d) under `cross_keep` (B·S_t, S_s).
+    pub fn forward<'t, T: Real>(
+        &self,
+        y: Var<'t, T>,
+        memory: Var<'t, T>,
+        batch: usize,
+        self_keep: Option<&Mat<T>>,
+        cross_keep: Option<&Mat<T>>,
+    ) -> (Var<'t, T>, DecoderWeights) {
+        match self.norm {
+            Norm::Post => {
+                let s = self.self_attn.forward(y, y, batch, self_keep);
+                let y = self.ln1.forward(y.add(s.context));
+                let c = self.cross_attn.forward(y, memory, batch, cross_keep);
+                let y = self.ln2.forward(y.add(c.context));
+                let y = self.ln3.forward(y.add(self.ff.forward(y)));
+                (y, DecoderWeights { self_attn: s.weights, cross_attn: c.weights })
+            }
+            Norm::Pre => {
+                let h = self.ln1.forward(y);
+                let s = self.self_attn.forward(h, h, batch, self_keep);
+                let y = y.add(s.context);
+                let c = self.cross_attn.forward(self.ln2.forward(y), memory, batch, cross_keep);
+                let y = y.add(c.context);
+                let y = y.add(self.ff.forward(self.ln3.forward(y)));
+                (y, DecoderWeights { self_attn: s.weights, cross_attn: c.weights })
+            }
+        }
+    }
+}
+
+/// How positions enter the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    /// None at all: the model sees a bag of tokens.
+    None,
+    /// The paper's sinusoids, added to the embeddings.
+    Sinusoidal,
+    /// A learned table of this many positions.
+    Learned(usize),
+}
+
+/// The shape of a [`Seq2Seq`] or [`DecoderOnly`] model.
+#[derive(Clone, Debug)]
+pub struct Seq2SeqConfig {
+    pub vocab: usize,
+    pub d_model: usize,
+    pub heads: usize,
+    pub d_ff: usize,
+    pub layers: usize,
+    pub norm: Norm,
+    pub positions: Positions,
+    /// Multiply embeddings by √d_model (the paper) before adding positions.
+    pub scale_embeddings: bool,
+}
+
+/// A causal keep-mask for `batch` sequences of length `len`: (batch·len, len),
+/// position `i` may see positions `0..=i`.
+pub fn causal_mask<T: Real>(batch: usize, len: usize) -> Mat<T> {
+    Mat::from_fn(batch * len, len, |r, j| if j <= r % len { T::one() } else { T::zero() })
+}
+
+/// A padding keep-mask: query row `r` of sequence `b` may see key `j` iff
+/// `ids[b·len_k + j] != pad`. Shape (batch·len_q, len_k).
+pub fn padding_mask<T: Real>(ids: &[usize], batch: usize, len_q: usize, pad: usize) -> Mat<T> {
+    let len_k = ids.len() / batch;
+    Mat::from_fn(batch * len_q, len_k, |r, j| {
+        if ids[(r / len_q) * len_k + j] != pad { T::one() } else { T::zero() }
+    })
+}
+
+/// Embeddings (optionally × √d) plus positions, for `batch` sequences of `len`.
+struct Embed {
+    tokens: Embedding,
+    learned: Option<LearnedPositions>,
+}
+
+impl Embed {
+    fn new<T: Real>(
+        params: &mut Params<T>,
+        name: &str,
+        cfg: &Seq2SeqConfig,
+        rng: &mut impl rand::Rng,
+    ) -> Self {
+        let tokens = Embedding::new(params, &format!("{name}.tokens"), cfg.vocab, cfg.d_model, rng);
+        let learned = match cfg.positions {
+            Positions::Learned(max_len) => Some(LearnedPositions::new(
+                params,
+                &format!("{name}.positions"),
+                max_len,
+                cfg.d_model,
+                rng,
+            )),
+            _ => None,
+        };
+        Embed { tokens, learned }
+    }
+
+    fn forward<'t, T: Real>(
+        &self,
+        tape: &'t Tape<T>,
+        cfg: &Seq2SeqConfig,
+        ids: &[usize],
+        batch: usize,
+    ) -> Result<Var<'t, T>, TooLong> {
+        let len = ids.len() / batch;
+        let mut x = self.tokens.forward(tape, ids);
+        if cfg.scale_embeddings {
+            x = x.scale((cfg.d_model as f64).sqrt());
+        }
+        Ok(match cfg.positions {
+            Positions::None => x,
+            Positions::Sinusoidal => {
+                let pe = sinusoidal::<T>(len, cfg.d_model);
+                let pe = Mat::from_fn(batch * len, cfg.d_model, |r, j| pe[(r % len, j)]);
+                x.add(tape.input(pe))
+            }
+            Positions::Learned(_) => {
+                x.add(self.learned.as_ref().unwrap().forward(tape, batch, len)?)
+            }
+        })
+    }
+}
+
+impl std::fmt::Debug for Embed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Embed").finish_non_exhaustive()
+    }
+}
+
+impl Clone for Embed {
+    fn clone(&self) -> Self {
+        Embed { tokens: self.tokens.clone(), learned: self.learned.clone() }
+    }
+}
+
+/// The encoder–decoder Transformer: `layers` encoder and `layers` decoder
+/// layers, separate source and target embeddings, a linear output layer.
+#[derive(Clone, Debug)]
+pub struct Seq2Seq {
+    pub cfg: Seq2SeqConfig,
+    src: Embed,
+    tgt: Embed,
+    pub encoder: Vec<EncoderLayer>,
+    pub decoder: Vec<DecoderLayer>,
+    /// Pre-LN only: the layer norm after the last layer of each stack.
+    pub final_ln: Option<(LayerNorm, LayerNorm)>,
+    pub out: Linear,
+}
+
+/// What [`Seq2Seq::forward`] produced.
+pub struct Seq2SeqOut<'t, T: Real> {
+    /// (B·S_t, vocab).
+    pub logits: Var<'t, T>,
+    /// Node ids of each encoder layer's self-attention weights.
+    pub encoder_weights: Vec<usize>,
+    /// Node ids of each decoder layer's weights.
+    pub decoder_weights: Vec<DecoderWeights>,
+}
+
+impl Seq2Seq {
+    pub fn new<T: Real>(
+        params: &mut Params<T>,
+        cfg: Seq2SeqConfig,
+        rng: &mut impl rand::Rng,
+    ) -> Self {
+        let (d, h, f, norm) = (cfg.d_model, cfg.heads, cfg.d_ff, cfg.norm);
+        let src = Embed::new(params, "src", &cfg, rng);
+        let tgt = Embed::new(params, "tgt", &cfg, rng);
+        let encoder = (0..cfg.layers)
+            .map(|i| EncoderLayer::new(params, &format!("encoder.{i}"), d, h, f, norm, rng))
+            .collect();
+        let decoder = (0..cfg.layers)
+            .map(|i| DecoderLayer::new(params, &format!("decoder.{i}"), d, h, f, norm, rng))
+            .collect();
+        let final_ln = (norm == Norm::Pre).then(|| {
+            (LayerNorm::new(params, "encoder.ln", d), LayerNorm::new(params, "decoder.ln", d))
+        });
+        let out = Linear::new(params, "out", d, cfg.vocab, true, rng);
+        Seq2Seq { cfg, src, tgt, encoder, decoder, final_ln, out }
+    }
+
+    /// The encoder's output for `src` ids (B·S_s), under `src_keep` (B·S_s, S_s).
+    pub fn encode<'t, T: Real>(
+        &self,
+        tape: &'t Tape<T>,
+        src: &[usize],
+        batch: usize,
+        src_keep: Option<&Mat<T>>,
+    ) -> Result<(Var<'t, T>, Vec<usize>), TooLong> {
+        let mut x = self.src.forward(tape, &self.cfg, src, batch)?;
+        let mut weights = Vec::new();
+        for layer in &self.encoder {
+            let (y, w) = layer.forward(x, batch, src_keep);
+            x = y;
+            weights.push(w);
+        }
+        if let Some((ln, _)) = &self.final_ln {
+            x = ln.forward(x);
+        }
+        Ok((x, weights))
+    }
+
+    /// Logits for every target position given the encoder's `memory`:
+    /// teacher forcing with a causal mask (all positions in one pass).
+    pub fn decode<'t, T: Real>(
+        &self,
+        tape: &'t Tape<T>,
+        memory: Var<'t, T>,
+        tgt_in: &[usize],
+        batch: usize,
+        cross_keep: Option<&Mat<T>>,
+    ) -> Result<(Var<'t, T>, Vec<DecoderWeights>), TooLong> {
+        let len = tgt_in.len() / batch;
+        let causal = causal_mask::<T>(batch, len);
+        let mut y = self.tgt.forward(tape, &self.cfg, tgt_in, batch)?;
+        let mut weights = Vec::new();
+        for layer in &self.decoder {
+            let (z, w) = layer.forward(y, memory, batch, Some(&causal), cross_keep);
+            y = z;
+            weights.push(w);
+        }
+        if let Some((_, ln)) = &self.final_ln {
+            y = ln.forward(y);
+        }
+        Ok((self.out.forward(y), weights))
+    }
+
+    /// Encode `src`, decode `tgt_in` (both B·S ids, no padding).
+    pub fn forward<'t, T: Real>(
+        &self,
+        tape: &'t Tape<T>,
+        src: &[usize],
+        tgt_in: &[usize],
+        batch: usize,
+    ) -> Result<Seq2SeqOut<'t, T>, TooLong> {
+        let (memory, encoder_weights) = self.encode(tape, src, batch, None)?;
+        let (logits, decoder_weights) = self.decode(tape, memory, tgt_in, batch, None)?;
+        Ok(Seq2SeqOut { logits, encoder_weights, decoder_weights })
+    }
+}
+
+/// A decoder-only language model: embeddings, `layers` causal
+/// self-attention layers, (Pre-LN) a final layer norm, an output layer.
+#[derive(Clone, Debug)]
+pub struct DecoderOnly {
+    pub cfg: Seq2SeqConfig,
+    embed: Embed,
+    pub layers: Vec<EncoderLayer>,
+    pub final_ln: Option<LayerNorm>,
+    pub out: Linear,
+}
+
+impl DecoderOnly {
+    pub fn new<T: Real>(
+        params: &mut Params<T>,
+        cfg: Seq2SeqConfig,
+        rng: &mut impl rand::Rng,
+    ) -> Self {
+        let (d, h, f, norm) = (cfg.d_model, cfg.heads, cfg.d_ff, cfg.norm);
+        let embed = Embed::new(params, "embed", &cfg, rng);
+        let layers = (0..cfg.layers)
+            .map(|i| EncoderLayer::new(params, &format!("layer.{i}"), d, h, f, norm, rng))
+            .collect();
+        let final_ln = (norm == Norm::Pre).then(|| LayerNorm::new(params, "ln", d));
+        let out = Linear::new(params, "out", d, cfg.vocab, true, rng);
+        DecoderOnly { cfg, embed, layers, final_ln, out }
+    }
+
+    /// Next-token logits at every position of `ids` (B·S): (B·S, vocab).
+    pub fn forward<'t, T: Real>(
+        &self,
+        tape: &'t Tape<T>,
+        ids: &[usize],
+        batch: usize,
+    ) -> Result<Var<'t, T>, TooLong> {
+        let len = ids.len() / batch;
+        let causal = causal_mask::<T>(batch, len);
+        let mut x = self.embed.forward(tape, &self.cfg, ids, batch)?;
+        for layer in &self.layers {
+            x = layer.forward(x, batch, Some(&causal)).0;
+        }
+        if let Some(ln) = &self.final_ln {
+            x = ln.forward(x);
+        }
+        Ok(self.out.forward(x))
+    }
+}
