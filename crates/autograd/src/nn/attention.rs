@@ -36,7 +36,7 @@ impl MultiHeadAttention {
         rng: &mut impl rand::Rng,
     ) -> Self {
         assert!(
-            heads > 0 && d % heads == 0,
+            heads > 0 && d.is_multiple_of(heads),
             "MultiHeadAttention: d = {d} does not split into {heads} heads"
         );
         let xavier = (6.0 / (d + 3 * d) as f64).sqrt();
