@@ -17,14 +17,17 @@
 //! differences) and in `f32` (to train). Every printed number is the same on
 //! every build, thread count and x86-64 CPU (see [`real`]).
 
+pub mod data;
+pub mod flops;
 pub mod nn;
 pub mod ops;
 pub mod optim;
 pub mod params;
+pub mod pool;
 pub mod real;
 pub mod tape;
 
-pub use ops::attention::{Attended, Heads, attention, attention_reference};
+pub use ops::attention::{Attended, Heads, attention, attention_reference, head_weights};
 pub use ops::dropout::dropout_mask;
 pub use ops::loss::Smoothing;
 pub use ops::shape::{concat_cols, concat_rows};

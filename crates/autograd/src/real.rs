@@ -28,6 +28,8 @@ pub trait Real:
     fn sqrt(self) -> Self;
     /// `exp` of every element, in place.
     fn exp_slice(xs: &mut [Self]);
+    /// Run `f` on this thread's [`Pool`](crate::pool::Pool) of spare matrices.
+    fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R;
 }
 
 impl Real for f64 {
@@ -53,6 +55,9 @@ impl Real for f64 {
         for x in xs {
             *x = libm::exp(*x);
         }
+    }
+    fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R {
+        crate::pool::POOL_F64.with(|p| f(&mut p.borrow_mut()))
     }
 }
 
@@ -80,6 +85,9 @@ impl Real for f32 {
             *x = fast_expf(*x);
         }
     }
+    fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R {
+        crate::pool::POOL_F32.with(|p| f(&mut p.borrow_mut()))
+    }
 }
 
 /// `exp(x)` for `f32` within 2 ulp, branch-free so it vectorises:
@@ -92,7 +100,10 @@ pub fn fast_expf(x: f32) -> f32 {
     const LN2_HI: f32 = 0.693_145_75;
     const LN2_LO: f32 = 1.428_606_8e-6;
     let x = x.clamp(-87.3, 88.7); // exp underflows below, overflows above
-    let n = (x * LOG2E).round();
+    // round to nearest (ties to even) with the 1.5·2²³ trick: plain adds
+    // that vectorise, where `f32::round` would be a library call
+    const MAGIC: f32 = 12_582_912.0;
+    let n = (x * LOG2E + MAGIC) - MAGIC;
     let r = (x - n * LN2_HI) - n * LN2_LO;
     // Horner form of 1 + r + r²/2! + … + r⁷/7!
     let p = 1.0 / 5040.0;

@@ -13,7 +13,7 @@
 
 use std::cell::{Ref, RefCell};
 
-use faer::Mat;
+use faer::{Accum, Mat};
 
 use crate::Real;
 use crate::params::{ParamId, Params};
@@ -48,7 +48,18 @@ impl<'a, T: Real> Back<'a, T> {
     /// The gradient of node `id`, zero until something is added to it.
     pub fn grad(&mut self, id: usize) -> &mut Mat<T> {
         let (r, c) = (self.values[id].nrows(), self.values[id].ncols());
-        self.grads[id].get_or_insert_with(|| Mat::zeros(r, c))
+        self.grads[id].get_or_insert_with(|| crate::pool::zeros(r, c))
+    }
+
+    /// The gradient of node `id` for an op that writes all of it: `Add` if it
+    /// already holds a sum to add to, `Replace` if nothing was written yet
+    /// (its contents are then stale and must be overwritten, which saves
+    /// zeroing a matrix only to add to it).
+    pub fn grad_slot(&mut self, id: usize) -> (&mut Mat<T>, Accum) {
+        let (r, c) = (self.values[id].nrows(), self.values[id].ncols());
+        let fresh = self.grads[id].is_none();
+        let g = self.grads[id].get_or_insert_with(|| crate::pool::take(r, c));
+        (g, if fresh { Accum::Replace } else { Accum::Add })
     }
 }
 
@@ -85,10 +96,33 @@ impl<T: Real> Grads<T> {
     }
 }
 
+impl<T: Real> Drop for Tape<T> {
+    fn drop(&mut self) {
+        for m in self.inner.get_mut().values.drain(..) {
+            crate::pool::give(m);
+        }
+    }
+}
+
+impl<T: Real> Drop for Grads<T> {
+    fn drop(&mut self) {
+        for m in self.grads.drain(..).flatten() {
+            crate::pool::give(m);
+        }
+    }
+}
+
 impl<T: Real> Tape<T> {
     /// A fresh tape holding a copy of every parameter.
     pub fn new(params: &Params<T>) -> Self {
-        let values: Vec<Mat<T>> = params.iter().map(|(_, p)| p.value.clone()).collect();
+        let values: Vec<Mat<T>> = params
+            .iter()
+            .map(|(_, p)| {
+                let mut m = crate::pool::take(p.value.nrows(), p.value.ncols());
+                m.copy_from(&p.value);
+                m
+            })
+            .collect();
         let n = values.len();
         Tape {
             inner: RefCell::new(Inner {
@@ -163,8 +197,11 @@ impl<T: Real> Tape<T> {
             };
             let mut ctx = Back { current: id, values, grads: &mut grads, needs };
             back(&mut ctx, &dout);
+            crate::pool::give(dout);
         }
-        grads.truncate(self.n_params);
+        for g in grads.drain(self.n_params..).flatten() {
+            crate::pool::give(g);
+        }
         Grads { grads }
     }
 }

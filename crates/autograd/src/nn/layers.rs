@@ -30,10 +30,9 @@ impl Linear {
 
     pub fn forward<'t, T: Real>(&self, x: Var<'t, T>) -> Var<'t, T> {
         let tape = x.tape();
-        let y = x.matmul(tape.param(self.w));
         match self.b {
-            Some(b) => y.add(tape.param(b)),
-            None => y,
+            Some(b) => x.linear(tape.param(self.w), tape.param(b)),
+            None => x.matmul(tape.param(self.w)),
         }
     }
 }

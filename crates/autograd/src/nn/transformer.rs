@@ -239,9 +239,15 @@ impl Embed {
         Ok(match cfg.positions {
             Positions::None => x,
             Positions::Sinusoidal => {
-                let pe = sinusoidal::<T>(len, cfg.d_model);
-                let pe = Mat::from_fn(batch * len, cfg.d_model, |r, j| pe[(r % len, j)]);
-                x.add(tape.input(pe))
+                let pe = sinusoidal::<T>(len, cfg.d_model); // (len, d)
+                let mut all = crate::pool::take(batch * len, cfg.d_model); // (B·len, d)
+                for j in 0..cfg.d_model {
+                    let (src, dst) = (pe.col_as_slice(j), all.col_as_slice_mut(j));
+                    for chunk in dst.chunks_mut(len) {
+                        chunk.copy_from_slice(src);
+                    }
+                }
+                x.add(tape.input(all))
             }
             Positions::Learned(_) => {
                 x.add(self.learned.as_ref().unwrap().forward(tape, batch, len)?)

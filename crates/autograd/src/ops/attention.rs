@@ -1,8 +1,7 @@
 //! Multi-head scaled dot-product attention in one op — the fast path.
 //!
-//! Inputs are (B·S, D) with the `h` heads side by side in the columns, so
-//! head `i` of sequence `b` is a free sub-matrix view; nothing is copied to
-//! split or combine heads. For each (b, i):
+//! Inputs are (B·S, D) with the `h` heads side by side in the columns. For
+//! each sequence `b` and head `i`:
 //!
 //! ```text
 //! S  = Q_bi · K_biᵀ · s          s = 1/√d_h, or 1 with the scale off
@@ -15,13 +14,18 @@
 //! dS = P ⊙ (dP − rowsum(dP ⊙ P)) · s
 //! dQ_bi += dS · K_bi   dK_bi += dSᵀ · Q_bi
 //! ```
+//! Each (b, i) block is small (S × d_h), and a small block cut out of a
+//! tall matrix has its columns far apart in memory, which made these
+//! products three times slower than on compact blocks. So the op first
+//! lays Q, K, V out as (S, B·D) — block (b, i) is columns `(b·h + i)·d_h ..`,
+//! each column contiguous — and keeps P the same way: (S_q, B·h·S_k).
 //! The slow, composed reference — split heads, batched products, softmax,
 //! combine — is [`attention_reference`]; the tests hold one to the other.
 
 use faer::{Accum, Mat};
 
-use super::matmul::mm;
-use super::softmax::{KeepMask, softmax_backward, softmax_in_place};
+use super::matmul::{mm, mm_scaled};
+use super::softmax::{softmax_backward, softmax_in_place};
 use crate::{Real, Var};
 
 /// How a (B·S, D) value divides into sequences and heads.
@@ -34,17 +38,54 @@ pub struct Heads {
 }
 
 /// The output of [`attention`]: the context, and the node holding the
-/// weights, shape (B·h·S_q, S_k), block `b·h + i` for sequence `b`, head `i`.
+/// weights, shape (S_q, B·h·S_k): sequence `b`, head `i` is the band of
+/// columns `(b·h + i)·S_k .. (b·h + i + 1)·S_k`. See [`head_weights`].
 #[derive(Clone, Copy)]
 pub struct Attended<'t, T: Real> {
     pub context: Var<'t, T>,
     pub weights: usize,
 }
 
+/// The (S_q, S_k) weights of sequence `b`, head `i`, from an [`Attended`]'s
+/// weights node.
+pub fn head_weights<T: Real>(weights: &Mat<T>, shape: Heads, b: usize, i: usize) -> Mat<T> {
+    let sk = weights.ncols() / (shape.batch * shape.heads);
+    let c0 = (b * shape.heads + i) * sk;
+    weights.as_ref().submatrix(0, c0, weights.nrows(), sk).to_owned()
+}
+
+/// (B·S, D) → (S, B·D): sequence `b` becomes columns `b·D ..`.
+fn compact<T: Real>(x: &Mat<T>, batch: usize) -> Mat<T> {
+    let (s, d) = (x.nrows() / batch, x.ncols());
+    let mut out = crate::pool::take(s, batch * d);
+    for b in 0..batch {
+        for j in 0..d {
+            out.col_as_slice_mut(b * d + j).copy_from_slice(&x.col_as_slice(j)[b * s..(b + 1) * s]);
+        }
+    }
+    out
+}
+
+/// `dst (+)= ` the (B·S, D) layout of a compact (S, B·D) matrix.
+fn uncompact<T: Real>((dst, how): (&mut Mat<T>, Accum), xc: &Mat<T>, batch: usize) {
+    let (s, d) = (xc.nrows(), xc.ncols() / batch);
+    for b in 0..batch {
+        for j in 0..d {
+            let src = xc.col_as_slice(b * d + j);
+            let out = &mut dst.col_as_slice_mut(j)[b * s..(b + 1) * s];
+            match how {
+                Accum::Replace => out.copy_from_slice(src),
+                Accum::Add => out.iter_mut().zip(src).for_each(|(o, &v)| *o += v),
+            }
+        }
+    }
+}
+
 /// `softmax(Q·Kᵀ·s, keep)·V` for every sequence and head at once.
 ///
 /// `q` is (B·S_q, D), `k` and `v` are (B·S_k, D); `keep` (optional) is
-/// (B·S_q, S_k), 1 = may look, shared by all heads of a sequence.
+/// (B·S_q, S_k), 1 = may look, shared by all heads of a sequence. A query
+/// whose every key is dropped gets zero weights and a zero context.
 #[track_caller]
 pub fn attention<'t, T: Real>(
     q: Var<'t, T>,
@@ -57,7 +98,12 @@ pub fn attention<'t, T: Real>(
     let Heads { batch, heads } = shape;
     let ((nq, d), (nk, dk), (nv, dv)) = (q.shape(), k.shape(), v.shape());
     assert!(
-        d == dk && d == dv && nk == nv && d % heads == 0 && nq % batch == 0 && nk % batch == 0,
+        d == dk
+            && d == dv
+            && nk == nv
+            && d.is_multiple_of(heads)
+            && nq.is_multiple_of(batch)
+            && nk.is_multiple_of(batch),
         "attention: q {nq}×{d}, k {nk}×{dk}, v {nv}×{dv} do not fit {batch} sequences of {heads} heads"
     );
     let (sq, sk, dh) = (nq / batch, nk / batch, d / heads);
@@ -70,95 +116,82 @@ pub fn attention<'t, T: Real>(
         );
     }
     let s = if scaled { T::one() / T::of(dh as f64).sqrt() } else { T::one() };
-    let block = move |b: usize, i: usize| (b * heads + i) * sq;
+    let blocks = batch * heads;
+    // block n = b·h + i: its columns in the compact Q/K/V and in P
+    let qkv_cols = move |n: usize| n * dh;
+    let p_cols = move |n: usize| n * sk..(n + 1) * sk;
 
-    let probs = {
-        let (qv, kv) = (q.value(), k.value());
-        let mut p = Mat::zeros(batch * heads * sq, sk); // (B·h·S_q, S_k)
-        for b in 0..batch {
-            for i in 0..heads {
-                let qb = qv.as_ref().submatrix(b * sq, i * dh, sq, dh);
-                let kb = kv.as_ref().submatrix(b * sk, i * dh, sk, dh);
-                let dst = p.as_mut().submatrix_mut(block(b, i), 0, sq, sk);
-                faer::linalg::matmul::matmul(
-                    dst,
-                    Accum::Replace,
-                    qb,
-                    kb.transpose(),
-                    s,
-                    faer::Par::Seq,
-                );
-            }
-        }
-        // probs row r belongs to sequence r / (h·S_q), query r % S_q
-        let mask_row = move |r: usize| (r / (heads * sq)) * sq + r % sq;
-        softmax_in_place(&mut p, keep.map(|mask| KeepMask { mask, row_of: &mask_row }));
-        p
-    };
-    let context = {
-        let (pv, vv) = (&probs, v.value());
-        let mut c = Mat::zeros(nq, d); // (B·S_q, D)
-        for b in 0..batch {
-            for i in 0..heads {
-                let pb = pv.as_ref().submatrix(block(b, i), 0, sq, sk);
-                let vb = vv.as_ref().submatrix(b * sk, i * dh, sk, dh);
-                mm(c.as_mut().submatrix_mut(b * sq, i * dh, sq, dh), Accum::Replace, pb, vb);
-            }
-        }
-        c
-    };
+    let (qc, kc, vc) =
+        (compact(&q.value(), batch), compact(&k.value(), batch), compact(&v.value(), batch));
+    let mut p = crate::pool::take(sq, blocks * sk); // (S_q, B·h·S_k)
+    let mut cc = crate::pool::take(sq, batch * d); // (S_q, B·D)
+    for n in 0..blocks {
+        let b = n / heads;
+        let qb = qc.as_ref().submatrix(0, qkv_cols(n), sq, dh);
+        let kb = kc.as_ref().submatrix(0, qkv_cols(n), sk, dh);
+        let vb = vc.as_ref().submatrix(0, qkv_cols(n), sk, dh);
+        let cols = p_cols(n);
+        mm_scaled(
+            p.as_mut().submatrix_mut(0, cols.start, sq, sk),
+            Accum::Replace,
+            qb,
+            kb.transpose(),
+            s,
+        );
+        softmax_in_place(&mut p, cols.clone(), keep.map(|m| (m, b * sq)));
+        let pb = p.as_ref().submatrix(0, cols.start, sq, sk);
+        mm(cc.as_mut().submatrix_mut(0, qkv_cols(n), sq, dh), Accum::Replace, pb, vb);
+    }
+    let mut context = crate::pool::take(nq, d);
+    uncompact((&mut context, Accum::Replace), &cc, batch);
+    crate::pool::give(cc);
+
     let tape = q.tape();
-    let p_id = tape.input(probs).id();
+    let p_id = tape.input(p).id();
     let (q_id, k_id, v_id) = (q.id(), k.id(), v.id());
     let context = tape.push(context, &[q_id, k_id, v_id], move |bk, dout| {
-        let (p, qv, kv, vv) = (bk.value(p_id), bk.value(q_id), bk.value(k_id), bk.value(v_id));
-        // dP for every block, then the softmax backward over all rows at once
-        let mut dp = Mat::zeros(p.nrows(), sk);
-        for b in 0..batch {
-            for i in 0..heads {
-                let dc = dout.as_ref().submatrix(b * sq, i * dh, sq, dh);
-                let vb = vv.as_ref().submatrix(b * sk, i * dh, sk, dh);
-                mm(
-                    dp.as_mut().submatrix_mut(block(b, i), 0, sq, sk),
-                    Accum::Replace,
-                    dc,
-                    vb.transpose(),
-                );
-                if bk.wants(v_id) {
-                    let pb = p.as_ref().submatrix(block(b, i), 0, sq, sk);
-                    let g = bk.grad(v_id);
-                    mm(
-                        g.as_mut().submatrix_mut(b * sk, i * dh, sk, dh),
-                        Accum::Add,
-                        pb.transpose(),
-                        dc,
-                    );
-                }
-            }
+        let p = bk.value(p_id);
+        let dc = compact(dout, batch); // (S_q, B·D)
+        let mut dq = crate::pool::take(sq, batch * d);
+        let mut dkc = crate::pool::take(sk, batch * d);
+        let mut dvc = crate::pool::take(sk, batch * d);
+        let mut dp = crate::pool::take(sq, blocks * sk); // laid out like P
+        let mut ds = crate::pool::take(sq, blocks * sk);
+        for n in 0..blocks {
+            let (c0, pc) = (qkv_cols(n), p_cols(n));
+            let dcb = dc.as_ref().submatrix(0, c0, sq, dh);
+            let pb = p.as_ref().submatrix(0, pc.start, sq, sk);
+            let (qb, kb, vb) = (
+                qc.as_ref().submatrix(0, c0, sq, dh),
+                kc.as_ref().submatrix(0, c0, sk, dh),
+                vc.as_ref().submatrix(0, c0, sk, dh),
+            );
+            // dP = dC·Vᵀ,  dV = Pᵀ·dC
+            mm(dp.as_mut().submatrix_mut(0, pc.start, sq, sk), Accum::Replace, dcb, vb.transpose());
+            mm(dvc.as_mut().submatrix_mut(0, c0, sk, dh), Accum::Replace, pb.transpose(), dcb);
+            // dS = P ⊙ (dP − rowsum(dP ⊙ P));  dQ = dS·K·s,  dK = dSᵀ·Q·s
+            softmax_backward((&mut ds, Accum::Replace), p, &dp, pc.clone());
+            let dsb = ds.as_ref().submatrix(0, pc.start, sq, sk);
+            mm_scaled(dq.as_mut().submatrix_mut(0, c0, sq, dh), Accum::Replace, dsb, kb, s);
+            mm_scaled(
+                dkc.as_mut().submatrix_mut(0, c0, sk, dh),
+                Accum::Replace,
+                dsb.transpose(),
+                qb,
+                s,
+            );
         }
-        let mut ds = Mat::zeros(p.nrows(), sk);
-        softmax_backward(&mut ds, p, &dp);
-        for b in 0..batch {
-            for i in 0..heads {
-                let dsb = ds.as_ref().submatrix(block(b, i), 0, sq, sk);
-                if bk.wants(q_id) {
-                    let kb = kv.as_ref().submatrix(b * sk, i * dh, sk, dh);
-                    let g = bk.grad(q_id).as_mut().submatrix_mut(b * sq, i * dh, sq, dh);
-                    faer::linalg::matmul::matmul(g, Accum::Add, dsb, kb, s, faer::Par::Seq);
-                }
-                if bk.wants(k_id) {
-                    let qb = qv.as_ref().submatrix(b * sq, i * dh, sq, dh);
-                    let g = bk.grad(k_id).as_mut().submatrix_mut(b * sk, i * dh, sk, dh);
-                    faer::linalg::matmul::matmul(
-                        g,
-                        Accum::Add,
-                        dsb.transpose(),
-                        qb,
-                        s,
-                        faer::Par::Seq,
-                    );
-                }
-            }
+        if bk.wants(q_id) {
+            uncompact(bk.grad_slot(q_id), &dq, batch);
+        }
+        if bk.wants(k_id) {
+            uncompact(bk.grad_slot(k_id), &dkc, batch);
+        }
+        if bk.wants(v_id) {
+            uncompact(bk.grad_slot(v_id), &dvc, batch);
+        }
+        for m in [dc, dq, dkc, dvc, dp, ds] {
+            crate::pool::give(m);
         }
     });
     Attended { context, weights: p_id }

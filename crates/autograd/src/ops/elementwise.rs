@@ -1,8 +1,6 @@
 //! Element-by-element ops: add (with a row broadcast), sub, mul, scale, and
 //! the activations ReLU, GELU (tanh form), tanh and sigmoid.
 
-use faer::Mat;
-
 use super::{accumulate, add_into, map, same_shape, zip_map};
 use crate::{Real, Var};
 
@@ -26,7 +24,13 @@ impl<'t, T: Real> Var<'t, T> {
                     a.ncols(),
                     b.ncols()
                 );
-                let out = Mat::from_fn(a.nrows(), a.ncols(), |i, j| a[(i, j)] + b[(0, j)]);
+                let mut out = crate::pool::take(a.nrows(), a.ncols());
+                for j in 0..a.ncols() {
+                    let bj = b[(0, j)];
+                    for (o, &x) in out.col_as_slice_mut(j).iter_mut().zip(a.col_as_slice(j)) {
+                        *o = x + bj;
+                    }
+                }
                 (out, true)
             } else {
                 same_shape("add", &a, &b);
@@ -35,17 +39,17 @@ impl<'t, T: Real> Var<'t, T> {
         };
         self.tape.push(out, &[a_id, b_id], move |b, dout| {
             if b.wants(a_id) {
-                add_into(b.grad(a_id), dout);
+                add_into(b.grad_slot(a_id), dout);
             }
             if b.wants(b_id) {
-                let g = b.grad(b_id);
                 if broadcast {
                     // a row added to every row: its gradient is the column sum
+                    let g = b.grad(b_id);
                     for j in 0..dout.ncols() {
-                        g[(0, j)] += dout.col_as_slice(j).iter().copied().sum::<T>();
+                        g[(0, j)] += super::sum(dout.col_as_slice(j));
                     }
                 } else {
-                    add_into(g, dout);
+                    add_into(b.grad_slot(b_id), dout);
                 }
             }
         })
@@ -62,11 +66,10 @@ impl<'t, T: Real> Var<'t, T> {
         };
         self.tape.push(out, &[a_id, b_id], move |b, dout| {
             if b.wants(a_id) {
-                add_into(b.grad(a_id), dout);
+                add_into(b.grad_slot(a_id), dout);
             }
             if b.wants(b_id) {
-                let g = b.grad(b_id);
-                *g -= dout;
+                accumulate(b.grad_slot(b_id), dout, dout, |d, _| -d);
             }
         })
     }
@@ -83,10 +86,10 @@ impl<'t, T: Real> Var<'t, T> {
         self.tape.push(out, &[a_id, b_id], move |b, dout| {
             let (x, y) = (b.value(a_id), b.value(b_id));
             if b.wants(a_id) {
-                accumulate(b.grad(a_id), dout, y, |d, y| d * y);
+                accumulate(b.grad_slot(a_id), dout, y, |d, y| d * y);
             }
             if b.wants(b_id) {
-                accumulate(b.grad(b_id), dout, x, |d, x| d * x);
+                accumulate(b.grad_slot(b_id), dout, x, |d, x| d * x);
             }
         })
     }
@@ -96,12 +99,7 @@ impl<'t, T: Real> Var<'t, T> {
         let (a_id, s) = (self.id, T::of(s));
         let out = map(&self.value(), |x| x * s);
         self.tape.push(out, &[a_id], move |b, dout| {
-            let g = b.grad(a_id);
-            for j in 0..g.ncols() {
-                for (d, &o) in g.col_as_slice_mut(j).iter_mut().zip(dout.col_as_slice(j)) {
-                    *d += o * s;
-                }
-            }
+            accumulate(b.grad_slot(a_id), dout, dout, |d, _| d * s);
         })
     }
 
@@ -111,7 +109,12 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), |x| if x > T::zero() { x } else { T::zero() });
         self.tape.push(out, &[a_id], move |b, dout| {
             let x = b.value(a_id);
-            accumulate(b.grad(a_id), dout, x, |d, x| if x > T::zero() { d } else { T::zero() });
+            accumulate(
+                b.grad_slot(a_id),
+                dout,
+                x,
+                |d, x| if x > T::zero() { d } else { T::zero() },
+            );
         })
     }
 
@@ -121,7 +124,7 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), gelu);
         self.tape.push(out, &[a_id], move |b, dout| {
             let x = b.value(a_id);
-            accumulate(b.grad(a_id), dout, x, |d, x| d * gelu_grad(x));
+            accumulate(b.grad_slot(a_id), dout, x, |d, x| d * gelu_grad(x));
         })
     }
 
@@ -131,7 +134,7 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), T::tanh);
         self.tape.push(out, &[a_id], move |b, dout| {
             let y = b.output();
-            accumulate(b.grad(a_id), dout, y, |d, y| d * (T::one() - y * y));
+            accumulate(b.grad_slot(a_id), dout, y, |d, y| d * (T::one() - y * y));
         })
     }
 
@@ -141,7 +144,7 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), sigmoid);
         self.tape.push(out, &[a_id], move |b, dout| {
             let y = b.output();
-            accumulate(b.grad(a_id), dout, y, |d, y| d * y * (T::one() - y));
+            accumulate(b.grad_slot(a_id), dout, y, |d, y| d * y * (T::one() - y));
         })
     }
 }

@@ -1,8 +1,6 @@
 //! Embedding lookup: gather rows of a table; backward scatters the
 //! gradient rows back, adding where an id repeats.
 
-use faer::Mat;
-
 use crate::{Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
@@ -17,7 +15,14 @@ impl<'t, T: Real> Var<'t, T> {
         let ids = ids.to_vec();
         let out = {
             let table = self.value();
-            Mat::from_fn(ids.len(), d, |n, j| table[(ids[n], j)])
+            let mut out = crate::pool::take(ids.len(), d);
+            for j in 0..d {
+                let (src, dst) = (table.col_as_slice(j), out.col_as_slice_mut(j));
+                for (o, &id) in dst.iter_mut().zip(&ids) {
+                    *o = src[id];
+                }
+            }
+            out
         };
         self.tape.push(out, &[t_id], move |b, dout| {
             let g = b.grad(t_id);

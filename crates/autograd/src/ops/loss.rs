@@ -66,8 +66,17 @@ impl<'t, T: Real> Var<'t, T> {
         let (q_t, q_o) = smoothing.targets(v);
         let (q_t, q_o) = (T::of(q_t), T::of(q_o));
         let targets = targets.to_vec();
-        let x = self.value().clone();
+        let x = self.value();
         let lse = log_sum_exp_rows(&x);
+        // What backward needs: p = softmax(x) = exp(x − lse), row by row.
+        let mut p = crate::pool::take(rows, v);
+        for j in 0..v {
+            let col = p.col_as_slice_mut(j);
+            for ((c, &e), &l) in col.iter_mut().zip(x.col_as_slice(j)).zip(&lse) {
+                *c = e - l;
+            }
+            T::exp_slice(col);
+        }
         // −Σ_j q_j (x_j − lse) = lse − q_o Σ_j x_j − (q_t − q_o) x_t, since Σ_j q_j = 1
         let mut row_sum = vec![T::zero(); rows];
         for j in 0..v {
@@ -79,20 +88,19 @@ impl<'t, T: Real> Var<'t, T> {
         for i in (0..rows).filter(|&i| counted[i]) {
             total += lse[i] - q_o * row_sum[i] - (q_t - q_o) * x[(i, targets[i])];
         }
+        drop(x);
         let loss = if n > 0 { total / T::of(n as f64) } else { T::zero() };
         self.tape.push(Mat::from_fn(1, 1, |_, _| loss), &[a_id], move |b, dout| {
             if n == 0 {
                 return;
             }
-            let x = b.value(a_id);
             let scale = dout[(0, 0)] / T::of(n as f64);
             let g = b.grad(a_id);
             for j in 0..v {
-                let (xc, gc) = (x.col_as_slice(j), g.col_as_slice_mut(j));
+                let (pc, gc) = (p.col_as_slice(j), g.col_as_slice_mut(j));
                 for i in (0..rows).filter(|&i| counted[i]) {
-                    let p = (xc[i] - lse[i]).exp();
                     let q = if targets[i] == j { q_t } else { q_o };
-                    gc[i] += scale * (p - q);
+                    gc[i] += scale * (pc[i] - q);
                 }
             }
         })

@@ -4,13 +4,24 @@
 //! the same bits as any parallel split.
 
 use faer::linalg::matmul::matmul as gemm;
-use faer::{Accum, Mat, MatMut, MatRef, Par};
+use faer::{Accum, MatMut, MatRef, Par};
 
 use crate::{Real, Var};
 
 /// `dst (+)= a·b`.
 pub fn mm<T: Real>(dst: MatMut<'_, T>, acc: Accum, a: MatRef<'_, T>, b: MatRef<'_, T>) {
-    gemm(dst, acc, a, b, T::one(), Par::Seq);
+    mm_scaled(dst, acc, a, b, T::one());
+}
+
+/// `dst (+)= alpha·a·b`. Every product of the crate goes through here.
+pub fn mm_scaled<T: Real>(
+    dst: MatMut<'_, T>,
+    acc: Accum,
+    a: MatRef<'_, T>,
+    b: MatRef<'_, T>,
+    alpha: T,
+) {
+    crate::flops::record(a, b, || gemm(dst, acc, a, b, alpha, Par::Seq));
 }
 
 impl<'t, T: Real> Var<'t, T> {
@@ -29,7 +40,7 @@ impl<'t, T: Real> Var<'t, T> {
                 w.nrows(),
                 w.ncols()
             );
-            let mut out = Mat::zeros(x.nrows(), w.ncols());
+            let mut out = crate::pool::take(x.nrows(), w.ncols());
             mm(out.as_mut(), Accum::Replace, x.as_ref(), w.as_ref());
             out
         };
@@ -37,10 +48,56 @@ impl<'t, T: Real> Var<'t, T> {
             // out = x·w  ⇒  dx += dout·wᵀ,  dw += xᵀ·dout
             let (x, w) = (b.value(x_id), b.value(w_id));
             if b.wants(x_id) {
-                mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.transpose());
+                let (g, acc) = b.grad_slot(x_id);
+                mm(g.as_mut(), acc, dout.as_ref(), w.transpose());
             }
             if b.wants(w_id) {
-                mm(b.grad(w_id).as_mut(), Accum::Add, x.transpose(), dout.as_ref());
+                let (g, acc) = b.grad_slot(w_id);
+                mm(g.as_mut(), acc, x.transpose(), dout.as_ref());
+            }
+        })
+    }
+
+    /// `self · w + bias`, bias a (1, m) row added to every row: a Linear
+    /// layer in one op (one pass over the output instead of two).
+    #[track_caller]
+    pub fn linear(self, w: Var<'t, T>, bias: Var<'t, T>) -> Var<'t, T> {
+        let (x_id, w_id, b_id) = (self.id, w.id, bias.id);
+        let out = {
+            let (x, w, bias) = (self.value(), w.value(), bias.value());
+            assert!(
+                x.ncols() == w.nrows() && bias.nrows() == 1 && bias.ncols() == w.ncols(),
+                "linear: {}×{} · {}×{} + {}×{}",
+                x.nrows(),
+                x.ncols(),
+                w.nrows(),
+                w.ncols(),
+                bias.nrows(),
+                bias.ncols()
+            );
+            let mut out = crate::pool::take(x.nrows(), w.ncols());
+            for j in 0..w.ncols() {
+                out.col_as_slice_mut(j).fill(bias[(0, j)]);
+            }
+            mm(out.as_mut(), Accum::Add, x.as_ref(), w.as_ref());
+            out
+        };
+        self.tape.push(out, &[x_id, w_id, b_id], move |b, dout| {
+            // out = x·w + 1·bias  ⇒  dx += dout·wᵀ,  dw += xᵀ·dout,  dbias += Σ_rows dout
+            let (x, w) = (b.value(x_id), b.value(w_id));
+            if b.wants(x_id) {
+                let (g, acc) = b.grad_slot(x_id);
+                mm(g.as_mut(), acc, dout.as_ref(), w.transpose());
+            }
+            if b.wants(w_id) {
+                let (g, acc) = b.grad_slot(w_id);
+                mm(g.as_mut(), acc, x.transpose(), dout.as_ref());
+            }
+            if b.wants(b_id) {
+                let g = b.grad(b_id);
+                for j in 0..dout.ncols() {
+                    g[(0, j)] += super::sum(dout.col_as_slice(j));
+                }
             }
         })
     }
@@ -61,7 +118,7 @@ impl<'t, T: Real> Var<'t, T> {
                 w.nrows(),
                 w.ncols()
             );
-            let mut out = Mat::zeros(x.nrows(), w.nrows());
+            let mut out = crate::pool::take(x.nrows(), w.nrows());
             mm(out.as_mut(), Accum::Replace, x.as_ref(), w.transpose());
             out
         };
@@ -69,10 +126,12 @@ impl<'t, T: Real> Var<'t, T> {
             // out = x·wᵀ  ⇒  dx += dout·w,  dw += doutᵀ·x
             let (x, w) = (b.value(x_id), b.value(w_id));
             if b.wants(x_id) {
-                mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.as_ref());
+                let (g, acc) = b.grad_slot(x_id);
+                mm(g.as_mut(), acc, dout.as_ref(), w.as_ref());
             }
             if b.wants(w_id) {
-                mm(b.grad(w_id).as_mut(), Accum::Add, dout.transpose(), x.as_ref());
+                let (g, acc) = b.grad_slot(w_id);
+                mm(g.as_mut(), acc, dout.transpose(), x.as_ref());
             }
         })
     }
@@ -98,7 +157,7 @@ impl<'t, T: Real> Var<'t, T> {
             n = if transpose_w { wb } else { w.ncols() };
             let kw = if transpose_w { w.ncols() } else { wb };
             assert_eq!(k, kw, "bmm: blocks {m}×{k} and {wb}×{} do not multiply", w.ncols());
-            let mut out = Mat::zeros(blocks * m, n);
+            let mut out = crate::pool::take(blocks * m, n);
             for i in 0..blocks {
                 let xi = x.as_ref().submatrix(i * m, 0, m, k);
                 let wi = w.as_ref().submatrix(i * wb, 0, wb, w.ncols());

@@ -13,13 +13,13 @@ pub mod reduce;
 pub mod shape;
 pub mod softmax;
 
-use faer::Mat;
+use faer::{Accum, Mat};
 
 use crate::Real;
 
 /// `f` of every element.
 pub(crate) fn map<T: Real>(a: &Mat<T>, f: impl Fn(T) -> T) -> Mat<T> {
-    let mut out = Mat::zeros(a.nrows(), a.ncols());
+    let mut out = crate::pool::take(a.nrows(), a.ncols());
     for j in 0..a.ncols() {
         let (src, dst) = (a.col_as_slice(j), out.col_as_slice_mut(j));
         for (d, &s) in dst.iter_mut().zip(src) {
@@ -31,7 +31,7 @@ pub(crate) fn map<T: Real>(a: &Mat<T>, f: impl Fn(T) -> T) -> Mat<T> {
 
 /// `f` of every pair of elements.
 pub(crate) fn zip_map<T: Real>(a: &Mat<T>, b: &Mat<T>, f: impl Fn(T, T) -> T) -> Mat<T> {
-    let mut out = Mat::zeros(a.nrows(), a.ncols());
+    let mut out = crate::pool::take(a.nrows(), a.ncols());
     for j in 0..a.ncols() {
         let (x, y, dst) = (a.col_as_slice(j), b.col_as_slice(j), out.col_as_slice_mut(j));
         for ((d, &s), &t) in dst.iter_mut().zip(x).zip(y) {
@@ -41,25 +41,63 @@ pub(crate) fn zip_map<T: Real>(a: &Mat<T>, b: &Mat<T>, f: impl Fn(T, T) -> T) ->
     out
 }
 
-/// `acc += f(a, b)` element by element.
-pub(crate) fn accumulate<T: Real>(acc: &mut Mat<T>, a: &Mat<T>, b: &Mat<T>, f: impl Fn(T, T) -> T) {
+/// `acc (+)= f(a, b)` element by element (`=` when `how` is `Replace`).
+pub(crate) fn accumulate<T: Real>(
+    (acc, how): (&mut Mat<T>, Accum),
+    a: &Mat<T>,
+    b: &Mat<T>,
+    f: impl Fn(T, T) -> T,
+) {
     for j in 0..acc.ncols() {
         let (x, y) = (a.col_as_slice(j), b.col_as_slice(j));
         let dst = acc.col_as_slice_mut(j);
-        for ((d, &s), &t) in dst.iter_mut().zip(x).zip(y) {
-            *d += f(s, t);
+        match how {
+            Accum::Add => {
+                for ((d, &s), &t) in dst.iter_mut().zip(x).zip(y) {
+                    *d += f(s, t);
+                }
+            }
+            Accum::Replace => {
+                for ((d, &s), &t) in dst.iter_mut().zip(x).zip(y) {
+                    *d = f(s, t);
+                }
+            }
         }
     }
 }
 
-/// `acc += a`.
-pub(crate) fn add_into<T: Real>(acc: &mut Mat<T>, a: &Mat<T>) {
-    for j in 0..acc.ncols() {
-        let src = a.col_as_slice(j);
-        for (d, &s) in acc.col_as_slice_mut(j).iter_mut().zip(src) {
-            *d += s;
+/// `acc (+)= a`.
+pub(crate) fn add_into<T: Real>((acc, how): (&mut Mat<T>, Accum), a: &Mat<T>) {
+    match how {
+        Accum::Replace => acc.copy_from(a),
+        Accum::Add => {
+            for j in 0..acc.ncols() {
+                let src = a.col_as_slice(j);
+                for (d, &s) in acc.col_as_slice_mut(j).iter_mut().zip(src) {
+                    *d += s;
+                }
+            }
         }
     }
+}
+
+/// The sum of a slice in a fixed order that the compiler can vectorise:
+/// eight running sums over interleaved elements, combined pairwise, then the
+/// leftover tail. (A plain left-to-right sum is one long dependency chain.)
+pub fn sum<T: Real>(xs: &[T]) -> T {
+    let mut acc = [T::zero(); 8];
+    let chunks = xs.chunks_exact(8);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for k in 0..8 {
+            acc[k] += c[k];
+        }
+    }
+    let mut s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+    for &x in tail {
+        s += x;
+    }
+    s
 }
 
 #[track_caller]

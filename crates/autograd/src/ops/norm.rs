@@ -8,7 +8,7 @@
 //! `dγ += Σ_rows dy ⊙ x̂`, `dβ += Σ_rows dy`.
 //! Batch norm is the same with rows and columns exchanged.
 
-use faer::Mat;
+use faer::{Accum, Mat};
 
 use crate::{Real, Var};
 
@@ -43,7 +43,7 @@ impl<'t, T: Real> Var<'t, T> {
         };
         let out = {
             let (x, g, b) = (self.value(), gamma.value(), beta.value());
-            let mut out = Mat::zeros(n, d);
+            let mut out = crate::pool::take(n, d);
             for j in 0..d {
                 let (gj, bj) = (g[(0, j)], b[(0, j)]);
                 let (src, dst) = (x.col_as_slice(j), out.col_as_slice_mut(j));
@@ -55,46 +55,46 @@ impl<'t, T: Real> Var<'t, T> {
         };
         self.tape.push(out, &[x_id, g_id, b_id], move |b, dout| {
             let (x, g) = (b.value(x_id), b.value(g_id));
-            let xhat = |i: usize, j: usize| (x[(i, j)] - mean[i]) * rstd[i];
-            if b.wants(g_id) || b.wants(b_id) {
-                let mut dg = vec![T::zero(); d];
-                let mut db = vec![T::zero(); d];
-                for j in 0..d {
-                    let dc = dout.col_as_slice(j);
-                    for i in 0..n {
-                        dg[j] += dc[i] * xhat(i, j);
-                        db[j] += dc[i];
-                    }
+            // x̂, recomputed column by column from x and the saved μ, 1/σ
+            let mut xhat = vec![T::zero(); n];
+            let mut dg = vec![T::zero(); d];
+            let mut db = vec![T::zero(); d];
+            let mut mean_g = vec![T::zero(); n]; // per row: mean of dy ⊙ γ (× d)
+            let mut mean_gx = vec![T::zero(); n]; // and of dy ⊙ γ ⊙ x̂ (× d)
+            for j in 0..d {
+                let (xc, dc, gj) = (x.col_as_slice(j), dout.col_as_slice(j), g[(0, j)]);
+                for i in 0..n {
+                    xhat[i] = (xc[i] - mean[i]) * rstd[i];
                 }
+                for i in 0..n {
+                    dg[j] += dc[i] * xhat[i];
+                    db[j] += dc[i];
+                    mean_g[i] += dc[i] * gj;
+                    mean_gx[i] += dc[i] * gj * xhat[i];
+                }
+            }
+            if b.wants(g_id) {
                 let gg = b.grad(g_id);
                 for j in 0..d {
                     gg[(0, j)] += dg[j];
                 }
+            }
+            if b.wants(b_id) {
                 let gb = b.grad(b_id);
                 for j in 0..d {
                     gb[(0, j)] += db[j];
                 }
             }
             if b.wants(x_id) {
-                // per row: mean(g) and mean(g ⊙ x̂), with g = dy ⊙ γ
-                let mut mean_g = vec![T::zero(); n];
-                let mut mean_gx = vec![T::zero(); n];
+                let (dx, acc) = b.grad_slot(x_id);
                 for j in 0..d {
-                    let (dc, gj) = (dout.col_as_slice(j), g[(0, j)]);
-                    for i in 0..n {
-                        let gi = dc[i] * gj;
-                        mean_g[i] += gi;
-                        mean_gx[i] += gi * xhat(i, j);
-                    }
-                }
-                let dx = b.grad(x_id);
-                for j in 0..d {
-                    let (dc, gj) = (dout.col_as_slice(j), g[(0, j)]);
+                    let (xc, dc, gj) = (x.col_as_slice(j), dout.col_as_slice(j), g[(0, j)]);
                     let dst = dx.col_as_slice_mut(j);
                     for i in 0..n {
-                        let gi = dc[i] * gj;
-                        dst[i] +=
-                            (gi - mean_g[i] * inv_d - xhat(i, j) * mean_gx[i] * inv_d) * rstd[i];
+                        let xh = (xc[i] - mean[i]) * rstd[i];
+                        let v =
+                            (dc[i] * gj - mean_g[i] * inv_d - xh * mean_gx[i] * inv_d) * rstd[i];
+                        dst[i] = if acc == Accum::Add { dst[i] + v } else { v };
                     }
                 }
             }

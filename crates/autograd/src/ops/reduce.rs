@@ -1,17 +1,19 @@
 //! Reductions to a single number: sum and mean.
+//!
+//! Each column is summed with [`super::sum`] (a fixed, vectorisable order),
+//! then the column sums left to right.
 
 use faer::Mat;
 
 use crate::{Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
-    /// The sum of every element, as a 1×1 value (columns in order, each
-    /// from top to bottom: a fixed order, so a fixed result).
+    /// The sum of every element, as a 1×1 value.
     pub fn sum(self) -> Var<'t, T> {
         let a_id = self.id;
         let total = {
             let a = self.value();
-            (0..a.ncols()).map(|j| a.col_as_slice(j).iter().copied().sum::<T>()).sum::<T>()
+            (0..a.ncols()).map(|j| super::sum(a.col_as_slice(j))).sum::<T>()
         };
         self.tape.push(Mat::from_fn(1, 1, |_, _| total), &[a_id], move |b, dout| {
             let d = dout[(0, 0)];

@@ -1,8 +1,6 @@
 //! Ops that move numbers without changing them: transpose, split and
 //! combine heads, concatenate, slice. Their backward moves the gradient back.
 
-use faer::Mat;
-
 use super::add_into;
 use crate::{Real, Var};
 
@@ -29,7 +27,7 @@ impl<'t, T: Real> Var<'t, T> {
         let (s, dh) = (rows / batch, d / heads);
         let out = {
             let x = self.value();
-            let mut out = Mat::zeros(batch * heads * s, dh);
+            let mut out = crate::pool::take(batch * heads * s, dh);
             for bi in 0..batch {
                 for h in 0..heads {
                     let src = x.as_ref().submatrix(bi * s, h * dh, s, dh);
@@ -62,7 +60,7 @@ impl<'t, T: Real> Var<'t, T> {
         let s = rows / (batch * heads);
         let out = {
             let x = self.value();
-            let mut out = Mat::zeros(batch * s, heads * dh);
+            let mut out = crate::pool::take(batch * s, heads * dh);
             for bi in 0..batch {
                 for h in 0..heads {
                     let src = x.as_ref().submatrix((bi * heads + h) * s, 0, s, dh);
@@ -118,7 +116,7 @@ pub fn concat_rows<'t, T: Real>(parts: &[Var<'t, T>]) -> Var<'t, T> {
     let cols = shapes[0].1;
     assert!(shapes.iter().all(|s| s.1 == cols), "concat_rows: column counts differ: {shapes:?}");
     let rows: usize = shapes.iter().map(|s| s.0).sum();
-    let mut out = Mat::zeros(rows, cols);
+    let mut out = crate::pool::take(rows, cols);
     let mut at = 0;
     for (p, &(r, _)) in parts.iter().zip(&shapes) {
         out.as_mut().submatrix_mut(at, 0, r, cols).copy_from(p.value().as_ref());
@@ -131,7 +129,7 @@ pub fn concat_rows<'t, T: Real>(parts: &[Var<'t, T>]) -> Var<'t, T> {
         for (&id, &(r, _)) in ids.iter().zip(&shapes) {
             if b.wants(id) {
                 let part = dout.as_ref().submatrix(at, 0, r, cols).to_owned();
-                add_into(b.grad(id), &part);
+                add_into(b.grad_slot(id), &part);
             }
             at += r;
         }
@@ -146,7 +144,7 @@ pub fn concat_cols<'t, T: Real>(parts: &[Var<'t, T>]) -> Var<'t, T> {
     let rows = shapes[0].0;
     assert!(shapes.iter().all(|s| s.0 == rows), "concat_cols: row counts differ: {shapes:?}");
     let cols: usize = shapes.iter().map(|s| s.1).sum();
-    let mut out = Mat::zeros(rows, cols);
+    let mut out = crate::pool::take(rows, cols);
     let mut at = 0;
     for (p, &(_, c)) in parts.iter().zip(&shapes) {
         out.as_mut().submatrix_mut(0, at, rows, c).copy_from(p.value().as_ref());

@@ -9,27 +9,29 @@
 //! the columns with one accumulator per row: contiguous memory, vectorised
 //! loops, and a fixed summation order (column 0, 1, 2, …) for every row.
 
-use faer::Mat;
+use std::ops::Range;
+
+use faer::{Accum, Mat};
 
 use crate::{Real, Var};
 
-/// A keep-mask for a softmax: row `i` of the scores uses row `row_of(i)` of
-/// `mask` (attention shares one mask row among all heads).
-pub(crate) struct KeepMask<'a, T: Real> {
-    pub mask: &'a Mat<T>,
-    pub row_of: &'a dyn Fn(usize) -> usize,
-}
-
-/// Row-wise softmax of `x` in place (`None`: keep everything).
-pub(crate) fn softmax_in_place<T: Real>(x: &mut Mat<T>, keep: Option<KeepMask<'_, T>>) {
-    let (rows, cols) = (x.nrows(), x.ncols());
-    let kept =
-        |i: usize, j: usize| keep.as_ref().is_none_or(|k| k.mask[((k.row_of)(i), j)] != T::zero());
+/// Row-wise softmax, in place, of the columns `cols` of `x` (attention keeps
+/// each head's scores in its own band of columns). `keep`, if given, is a
+/// mask with `cols.len()` columns whose rows `row0..row0 + x.nrows()` apply.
+pub(crate) fn softmax_in_place<T: Real>(
+    x: &mut Mat<T>,
+    cols: Range<usize>,
+    keep: Option<(&Mat<T>, usize)>,
+) {
+    let rows = x.nrows();
+    let mask_col =
+        |j: usize| keep.map(|(m, row0)| &m.col_as_slice(j - cols.start)[row0..row0 + rows]);
     let mut max = vec![T::of(f64::NEG_INFINITY); rows];
-    for j in 0..cols {
-        let col = x.col_as_slice(j);
+    for j in cols.clone() {
+        let (col, mask) = (x.col_as_slice(j), mask_col(j));
         for i in 0..rows {
-            if kept(i, j) && col[i] > max[i] {
+            let kept = mask.is_none_or(|m| m[i] != T::zero());
+            if kept && col[i] > max[i] {
                 max[i] = col[i];
             }
         }
@@ -40,41 +42,54 @@ pub(crate) fn softmax_in_place<T: Real>(x: &mut Mat<T>, keep: Option<KeepMask<'_
         }
     }
     let mut sum = vec![T::zero(); rows];
-    for j in 0..cols {
+    for j in cols.clone() {
+        let mask = mask_col(j);
         let col = x.col_as_slice_mut(j);
         for (v, &m) in col.iter_mut().zip(&max) {
             *v -= m;
         }
         T::exp_slice(col);
-        for i in 0..rows {
-            if !kept(i, j) {
-                col[i] = T::zero();
+        if let Some(mask) = mask {
+            for (v, &k) in col.iter_mut().zip(mask) {
+                if k == T::zero() {
+                    *v = T::zero();
+                }
             }
-            sum[i] += col[i];
+        }
+        for (s, &v) in sum.iter_mut().zip(col.iter()) {
+            *s += v;
         }
     }
     let inv: Vec<T> =
         sum.iter().map(|&s| if s > T::zero() { T::one() / s } else { T::zero() }).collect();
-    for j in 0..cols {
+    for j in cols {
         for (v, &r) in x.col_as_slice_mut(j).iter_mut().zip(&inv) {
             *v *= r;
         }
     }
 }
 
-/// `dx += y ⊙ (dy − Σ_j dy ⊙ y)` — the softmax's backward, from its output `y`.
-pub(crate) fn softmax_backward<T: Real>(dx: &mut Mat<T>, y: &Mat<T>, dy: &Mat<T>) {
-    let (rows, cols) = (y.nrows(), y.ncols());
+/// `dx (+)= y ⊙ (dy − Σ_j dy ⊙ y)` over the columns `cols` — the softmax's
+/// backward, from its output `y`.
+pub(crate) fn softmax_backward<T: Real>(
+    (dx, how): (&mut Mat<T>, Accum),
+    y: &Mat<T>,
+    dy: &Mat<T>,
+    cols: Range<usize>,
+) {
+    let rows = y.nrows();
     let mut dot = vec![T::zero(); rows];
-    for j in 0..cols {
+    for j in cols.clone() {
         for ((acc, &a), &b) in dot.iter_mut().zip(y.col_as_slice(j)).zip(dy.col_as_slice(j)) {
             *acc += a * b;
         }
     }
-    for j in 0..cols {
+    for j in cols {
         let (yc, dyc) = (y.col_as_slice(j), dy.col_as_slice(j));
-        for (i, d) in dx.col_as_slice_mut(j).iter_mut().enumerate() {
-            *d += yc[i] * (dyc[i] - dot[i]);
+        let dst = dx.col_as_slice_mut(j);
+        for i in 0..rows {
+            let v = yc[i] * (dyc[i] - dot[i]);
+            dst[i] = if how == Accum::Add { dst[i] + v } else { v };
         }
     }
 }
@@ -84,7 +99,8 @@ impl<'t, T: Real> Var<'t, T> {
     #[track_caller]
     pub fn softmax_rows(self, keep: Option<&Mat<T>>) -> Var<'t, T> {
         let a_id = self.id;
-        let mut out = self.value().clone();
+        let mut out = crate::pool::take(self.shape().0, self.shape().1);
+        out.copy_from(&*self.value());
         if let Some(m) = keep {
             assert!(
                 m.nrows() == out.nrows() && m.ncols() == out.ncols(),
@@ -95,11 +111,11 @@ impl<'t, T: Real> Var<'t, T> {
                 m.ncols()
             );
         }
-        let identity = |i: usize| i;
-        softmax_in_place(&mut out, keep.map(|mask| KeepMask { mask, row_of: &identity }));
+        let cols = 0..out.ncols();
+        softmax_in_place(&mut out, cols.clone(), keep.map(|m| (m, 0)));
         self.tape.push(out, &[a_id], move |b, dout| {
             let y = b.output();
-            softmax_backward(b.grad(a_id), y, dout);
+            softmax_backward(b.grad_slot(a_id), y, dout, cols.clone());
         })
     }
 

@@ -1,0 +1,135 @@
+//! ms per training step (forward + backward + Adam, batch 64, f32, one
+//! thread), the step's matrix-product FLOPs, and how close the step comes
+//! to its *matmul bound*: the time faer alone needs for exactly the
+//! products the step computes, measured in the same run.
+//!
+//!     cargo bench -p autograd --bench step [-- --lengths 8,32 --min-seconds 1]
+
+use std::time::{Duration, Instant};
+
+use autograd::data::{FIRST_SYMBOL, reversal};
+use autograd::flops::{Count, Shape, counting};
+use autograd::nn::{Norm, Positions, Seq2Seq, Seq2SeqConfig};
+use autograd::optim::Adam;
+use autograd::{Params, Smoothing, Tape};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, Mat, Par};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+const BATCH: usize = 64;
+const SYMBOLS: usize = 10;
+
+/// Median wall time of `f`, run until `min` has passed (at least 3 times).
+fn time(min: Duration, mut f: impl FnMut()) -> Duration {
+    f(); // warm up
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 3 || start.elapsed() < min {
+        let t = Instant::now();
+        f();
+        times.push(t.elapsed());
+    }
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The time faer needs for every product in `count`, each timed alone.
+fn matmul_bound(count: &Count, verbose: bool) -> Duration {
+    let mut total = Duration::ZERO;
+    for (shape, &n) in &count.shapes {
+        let &Shape { m, k, n: cols, a_transposed, b_transposed } = shape;
+        let a = if a_transposed {
+            Mat::<f32>::from_fn(k, m, |i, j| (i + j) as f32 * 1e-3)
+        } else {
+            Mat::from_fn(m, k, |i, j| (i + j) as f32 * 1e-3)
+        };
+        let b = if b_transposed {
+            Mat::<f32>::from_fn(cols, k, |i, j| (i * j) as f32 * 1e-3)
+        } else {
+            Mat::from_fn(k, cols, |i, j| (i * j) as f32 * 1e-3)
+        };
+        let mut c = Mat::<f32>::zeros(m, cols);
+        let reps = (2_000_000 / (m * k * cols).max(1)).clamp(1, 10_000);
+        let per = time(Duration::from_millis(20), || {
+            for _ in 0..reps {
+                let (a, b) = (
+                    if a_transposed { a.transpose() } else { a.as_ref() },
+                    if b_transposed { b.transpose() } else { b.as_ref() },
+                );
+                matmul(c.as_mut(), Accum::Add, a, b, 1.0, Par::Seq);
+            }
+        }) / reps as u32;
+        total += per * n as u32;
+        if verbose {
+            let in_step = count.seconds[shape] * 1e3;
+            println!(
+                "      {m:>5}×{k:<5}·{k:>5}×{cols:<5} {}{} ×{n:<5} alone {:>7.3} ms   in the step {in_step:>7.3} ms",
+                if a_transposed { "Aᵀ" } else { "A " },
+                if b_transposed { "Bᵀ" } else { "B " },
+                (per * n as u32).as_secs_f64() * 1e3
+            );
+        }
+    }
+    total
+}
+
+fn arg(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+}
+
+fn main() {
+    let lengths: Vec<usize> = arg("--lengths")
+        .map(|s| s.split(',').map(|x| x.parse().expect("--lengths: numbers")).collect())
+        .unwrap_or_else(|| vec![8, 16, 32, 64, 128]);
+    let min = Duration::from_secs_f64(
+        arg("--min-seconds").map_or(1.0, |s| s.parse().expect("--min-seconds")),
+    );
+    println!(
+        "Transformer (1 encoder + 1 decoder layer, d_model 64, 4 heads, d_ff 256), batch {BATCH}, f32, one thread"
+    );
+    println!(
+        "{:>5} {:>10} {:>9} {:>9} {:>12} {:>11} {:>9}",
+        "L", "ms/step", "GFLOP", "GFLOP/s", "bound ms", "bound GF/s", "of bound"
+    );
+    for &len in &lengths {
+        let mut rng = Pcg64Mcg::seed_from_u64(0);
+        let mut params = Params::<f32>::new();
+        let cfg = Seq2SeqConfig {
+            vocab: FIRST_SYMBOL + SYMBOLS,
+            d_model: 64,
+            heads: 4,
+            d_ff: 256,
+            layers: 1,
+            norm: Norm::Post,
+            positions: Positions::Sinusoidal,
+            scale_embeddings: false,
+        };
+        let model = Seq2Seq::new(&mut params, cfg, &mut rng);
+        let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
+        let mut data = Pcg64Mcg::seed_from_u64(1);
+        let mut step = || {
+            let b = reversal(&mut data, BATCH, len, SYMBOLS);
+            let grads = {
+                let tape = Tape::new(&params);
+                let out = model.forward(&tape, &b.src, &b.tgt_in, BATCH).unwrap();
+                let loss = out.logits.cross_entropy(&b.tgt_out, None, Smoothing::None);
+                tape.backward(loss)
+            };
+            adam.step(&mut params, &grads);
+        };
+        let ((), count) = counting(&mut step);
+        let t = time(min, &mut step);
+        let bound = matmul_bound(&count, std::env::args().any(|a| a == "--shapes"));
+        let gflop = count.flops as f64 * 1e-9;
+        println!(
+            "{len:>5} {:>10.2} {gflop:>9.3} {:>9.1} {:>12.2} {:>11.1} {:>8.0}%",
+            t.as_secs_f64() * 1e3,
+            gflop / t.as_secs_f64(),
+            bound.as_secs_f64() * 1e3,
+            gflop / bound.as_secs_f64(),
+            100.0 * bound.as_secs_f64() / t.as_secs_f64()
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! Matrices reused from one training step to the next.
+//!
+//! A step allocates every activation and gradient anew, and at the sizes of
+//! the book most of them are large enough for the system allocator to map
+//! fresh pages each time — page faults and zeroing that cost more than the
+//! arithmetic. A dropped [`Tape`](crate::Tape) (and its [`Grads`](crate::Grads))
+//! hands its matrices back here; the next step takes them again by shape.
+//! Nothing else changes: a matrix from the pool is either fully overwritten
+//! ([`take`]) or zeroed ([`zeros`]) before use, so results are the same
+//! bits with or without it.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use faer::Mat;
+
+use crate::Real;
+
+/// Free matrices of one number type, by shape.
+#[derive(Default)]
+pub struct Pool<T: Real> {
+    free: HashMap<(usize, usize), Vec<Mat<T>>>,
+}
+
+/// At most this many spare matrices of one shape are kept.
+const KEEP: usize = 256;
+
+/// A matrix of this shape whose contents are stale: only for outputs the
+/// caller overwrites completely.
+pub fn take<T: Real>(rows: usize, cols: usize) -> Mat<T> {
+    T::with_pool(|p| p.free.get_mut(&(rows, cols)).and_then(Vec::pop))
+        .unwrap_or_else(|| Mat::zeros(rows, cols))
+}
+
+/// A matrix of zeros.
+pub fn zeros<T: Real>(rows: usize, cols: usize) -> Mat<T> {
+    let mut m = take(rows, cols);
+    m.as_mut().fill(T::zero());
+    m
+}
+
+/// Hand a matrix back.
+pub fn give<T: Real>(m: Mat<T>) {
+    if m.nrows() == 0 || m.ncols() == 0 {
+        return;
+    }
+    T::with_pool(|p| {
+        let spare = p.free.entry((m.nrows(), m.ncols())).or_default();
+        if spare.len() < KEEP {
+            spare.push(m);
+        }
+    });
+}
+
+thread_local! {
+    pub(crate) static POOL_F32: RefCell<Pool<f32>> = RefCell::new(Pool::default());
+    pub(crate) static POOL_F64: RefCell<Pool<f64>> = RefCell::new(Pool::default());
+}
