@@ -153,3 +153,12 @@ fn attention_fused_and_reference() {
         }
     }
 }
+
+#[test]
+fn gru_step_fused_and_reference() {
+    let shapes = [(3, 4), (3, 12), (4, 12), (1, 12)];
+    gradcheck("gru_step", &shapes, |_, x| x[0].gru_step(x[1], x[2], x[3]));
+    gradcheck("gru_step_reference", &shapes, |_, x| {
+        autograd::ops::gru::gru_step_reference(x[0], x[1], x[2], x[3])
+    });
+}

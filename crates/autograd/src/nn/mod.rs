@@ -8,12 +8,14 @@
 
 pub mod attention;
 
+pub mod gru;
 pub mod init;
 pub mod layers;
 pub mod positions;
 pub mod transformer;
 
 pub use attention::MultiHeadAttention;
+pub use gru::{Gru, GruCell, GruSeq2Seq};
 
 pub use layers::{Embedding, FeedForward, LayerNorm, Linear};
 pub use positions::{LearnedPositions, sinusoidal};

@@ -6,6 +6,7 @@ pub mod attention;
 pub mod dropout;
 pub mod elementwise;
 pub mod embedding;
+pub mod gru;
 pub mod loss;
 pub mod matmul;
 pub mod norm;

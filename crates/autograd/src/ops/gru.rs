@@ -1,0 +1,138 @@
+//! One GRU step as one op (PyTorch's gate order r, z, n):
+//!
+//! ```text
+//! r  = σ(gi_r + gh_r)            gh = h·W_h + b_h   (B, 3H)
+//! z  = σ(gi_z + gh_z)            gi = x·W_i + b_i   (B, 3H), computed for
+//! n  = tanh(gi_n + r ⊙ gh_n)                         all steps at once
+//! h' = (1 − z) ⊙ n + z ⊙ h
+//! ```
+//! Saved for backward: r, z, n and gh_n. Backward, from dh':
+//! ```text
+//! dn = dh' ⊙ (1 − z)             dz = dh' ⊙ (h − n)       dh = dh' ⊙ z
+//! dâ_n = dn ⊙ (1 − n²)           dâ_z = dz ⊙ z(1 − z)     dâ_r = (dâ_n ⊙ gh_n) ⊙ r(1 − r)
+//! dgi = [dâ_r, dâ_z, dâ_n]       dgh = [dâ_r, dâ_z, dâ_n ⊙ r]
+//! dh += dgh·W_hᵀ                 dW_h += hᵀ·dgh            db_h += Σ_rows dgh
+//! ```
+
+use faer::{Accum, Mat};
+
+use super::elementwise::sigmoid;
+use super::matmul::mm;
+use crate::{Real, Var};
+
+impl<'t, T: Real> Var<'t, T> {
+    /// One GRU step from state `self` (B, H), with this step's input
+    /// projection `gi` (B, 3H) and the recurrent weights `w_h` (H, 3H),
+    /// `b_h` (1, 3H). Returns the new state (B, H).
+    #[track_caller]
+    pub fn gru_step(self, gi: Var<'t, T>, w_h: Var<'t, T>, b_h: Var<'t, T>) -> Var<'t, T> {
+        let (h_id, gi_id, w_id, b_id) = (self.id, gi.id, w_h.id, b_h.id);
+        let (batch, hid) = self.shape();
+        assert!(
+            gi.shape() == (batch, 3 * hid)
+                && w_h.shape() == (hid, 3 * hid)
+                && b_h.shape() == (1, 3 * hid),
+            "gru_step: h {batch}×{hid}, gi {:?}, W_h {:?}, b_h {:?}",
+            gi.shape(),
+            w_h.shape(),
+            b_h.shape()
+        );
+        let (mut r, mut z, mut n, mut ghn) = (
+            Mat::zeros(batch, hid),
+            Mat::zeros(batch, hid),
+            Mat::zeros(batch, hid),
+            Mat::zeros(batch, hid),
+        );
+        let out = {
+            let (h, gi, w, b) = (self.value(), gi.value(), w_h.value(), b_h.value());
+            let mut gh = crate::pool::take(batch, 3 * hid); // (B, 3H)
+            for j in 0..3 * hid {
+                gh.col_as_slice_mut(j).fill(b[(0, j)]);
+            }
+            mm(gh.as_mut(), Accum::Add, h.as_ref(), w.as_ref());
+            let mut out = crate::pool::take(batch, hid);
+            for j in 0..hid {
+                let (gir, giz, gin) =
+                    (gi.col_as_slice(j), gi.col_as_slice(hid + j), gi.col_as_slice(2 * hid + j));
+                let (ghr, ghz, ghnj) =
+                    (gh.col_as_slice(j), gh.col_as_slice(hid + j), gh.col_as_slice(2 * hid + j));
+                let hc = h.col_as_slice(j);
+                for i in 0..batch {
+                    let (rv, zv) = (sigmoid(gir[i] + ghr[i]), sigmoid(giz[i] + ghz[i]));
+                    let nv = (gin[i] + rv * ghnj[i]).tanh();
+                    r[(i, j)] = rv;
+                    z[(i, j)] = zv;
+                    n[(i, j)] = nv;
+                    ghn[(i, j)] = ghnj[i];
+                    out.col_as_slice_mut(j)[i] = (T::one() - zv) * nv + zv * hc[i];
+                }
+            }
+            crate::pool::give(gh);
+            out
+        };
+        self.tape.push(out, &[h_id, gi_id, w_id, b_id], move |b, dout| {
+            let (h, w) = (b.value(h_id), b.value(w_id));
+            let one = T::one();
+            let mut dgh = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n ⊙ r]
+            let mut dgi = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n]
+            for j in 0..hid {
+                for i in 0..batch {
+                    let (rv, zv, nv, d) = (r[(i, j)], z[(i, j)], n[(i, j)], dout[(i, j)]);
+                    let da_n = d * (one - zv) * (one - nv * nv);
+                    let da_z = d * (h[(i, j)] - nv) * zv * (one - zv);
+                    let da_r = da_n * ghn[(i, j)] * rv * (one - rv);
+                    dgi[(i, j)] = da_r;
+                    dgi[(i, hid + j)] = da_z;
+                    dgi[(i, 2 * hid + j)] = da_n;
+                    dgh[(i, j)] = da_r;
+                    dgh[(i, hid + j)] = da_z;
+                    dgh[(i, 2 * hid + j)] = da_n * rv;
+                }
+            }
+            if b.wants(h_id) {
+                let (g, acc) = b.grad_slot(h_id);
+                // the direct path h' = … + z ⊙ h, then the path through gh
+                for j in 0..hid {
+                    for i in 0..batch {
+                        let v = dout[(i, j)] * z[(i, j)];
+                        g[(i, j)] = if acc == Accum::Add { g[(i, j)] + v } else { v };
+                    }
+                }
+                mm(g.as_mut(), Accum::Add, dgh.as_ref(), w.transpose());
+            }
+            if b.wants(gi_id) {
+                super::add_into(b.grad_slot(gi_id), &dgi);
+            }
+            if b.wants(w_id) {
+                let (g, acc) = b.grad_slot(w_id);
+                mm(g.as_mut(), acc, h.transpose(), dgh.as_ref());
+            }
+            if b.wants(b_id) {
+                let g = b.grad(b_id);
+                for j in 0..3 * hid {
+                    g[(0, j)] += super::sum(dgh.col_as_slice(j));
+                }
+            }
+            crate::pool::give(dgh);
+            crate::pool::give(dgi);
+        })
+    }
+}
+
+/// The same step composed from the generic ops — the reference the fused
+/// [`Var::gru_step`] is tested against.
+pub fn gru_step_reference<'t, T: Real>(
+    h: Var<'t, T>,
+    gi: Var<'t, T>,
+    w_h: Var<'t, T>,
+    b_h: Var<'t, T>,
+) -> Var<'t, T> {
+    let hid = h.shape().1;
+    let gh = h.linear(w_h, b_h);
+    let gate = |v: Var<'t, T>, k: usize| v.slice_cols(k * hid, hid);
+    let r = gate(gi, 0).add(gate(gh, 0)).sigmoid();
+    let z = gate(gi, 1).add(gate(gh, 1)).sigmoid();
+    let n = gate(gi, 2).add(r.mul(gate(gh, 2))).tanh();
+    // h' = (1 − z) ⊙ n + z ⊙ h = n + z ⊙ (h − n)
+    n.add(z.mul(h.sub(n)))
+}

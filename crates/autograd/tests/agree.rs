@@ -1,0 +1,220 @@
+//! Two implementations of the same thing must agree, in f64:
+//! the autograd modules against the forward-only `blocks` crate with the
+//! same parameters, and each fast path against its composed reference.
+//! Every test prints its largest difference.
+
+use autograd::nn::{
+    self, DecoderLayer, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
+    padding_mask,
+};
+use autograd::{Heads, Params, Tape, attention, attention_reference};
+use blocks::layers as b;
+use faer::Mat;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+fn random(rows: usize, cols: usize, rng: &mut Pcg64Mcg) -> Mat<f64> {
+    Mat::from_fn(rows, cols, |_, _| rng.random_range(-1.0..1.0))
+}
+
+fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
+    assert_eq!((a.nrows(), a.ncols()), (b.nrows(), b.ncols()));
+    (0..a.nrows())
+        .flat_map(|i| (0..a.ncols()).map(move |j| (i, j)))
+        .map(|(i, j)| (a[(i, j)] - b[(i, j)]).abs())
+        .fold(0.0, f64::max)
+}
+
+fn rows(m: &Mat<f64>, start: usize, len: usize) -> Mat<f64> {
+    m.as_ref().submatrix(start, 0, len, m.ncols()).to_owned()
+}
+
+fn linear(p: &Params<f64>, l: &nn::Linear) -> b::Linear {
+    b::Linear { w: p.get(l.w).value.clone(), b: p.get(l.b.unwrap()).value.clone() }
+}
+fn layer_norm(p: &Params<f64>, l: &nn::LayerNorm) -> b::LayerNorm {
+    b::LayerNorm {
+        gamma: p.get(l.gamma).value.clone(),
+        beta: p.get(l.beta).value.clone(),
+        eps: l.eps,
+    }
+}
+fn mha(p: &Params<f64>, m: &nn::MultiHeadAttention) -> b::MultiHeadAttention {
+    b::MultiHeadAttention {
+        w_q: linear(p, &m.w_q),
+        w_k: linear(p, &m.w_k),
+        w_v: linear(p, &m.w_v),
+        w_o: linear(p, &m.w_o),
+        heads: m.heads,
+    }
+}
+fn ff(p: &Params<f64>, f: &nn::FeedForward) -> b::FeedForward {
+    b::FeedForward { up: linear(p, &f.up), down: linear(p, &f.down) }
+}
+fn encoder(p: &Params<f64>, e: &EncoderLayer) -> b::EncoderLayer {
+    b::EncoderLayer {
+        attn: mha(p, &e.attn),
+        ff: ff(p, &e.ff),
+        ln1: layer_norm(p, &e.ln1),
+        ln2: layer_norm(p, &e.ln2),
+        post: e.norm == Norm::Post,
+    }
+}
+fn decoder(p: &Params<f64>, d: &DecoderLayer) -> b::DecoderLayer {
+    b::DecoderLayer {
+        self_attn: mha(p, &d.self_attn),
+        cross_attn: mha(p, &d.cross_attn),
+        ff: ff(p, &d.ff),
+        ln1: layer_norm(p, &d.ln1),
+        ln2: layer_norm(p, &d.ln2),
+        ln3: layer_norm(p, &d.ln3),
+        post: d.norm == Norm::Post,
+    }
+}
+
+const TOL: f64 = 1e-12;
+
+#[test]
+fn encoder_and_decoder_layers_match_blocks() {
+    let (batch, s_t, s_s, d, heads, d_ff) = (2, 5, 6, 8, 2, 16);
+    for norm in [Norm::Post, Norm::Pre] {
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let mut params = Params::<f64>::new();
+        let enc = EncoderLayer::new(&mut params, "enc", d, heads, d_ff, norm, &mut rng);
+        let dec = DecoderLayer::new(&mut params, "dec", d, heads, d_ff, norm, &mut rng);
+        let x = random(batch * s_s, d, &mut rng);
+        let y = random(batch * s_t, d, &mut rng);
+        // sequence 1 of the source is padded in its last two positions
+        let src_ids: Vec<usize> =
+            (0..batch * s_s).map(|r| if r >= 2 * s_s - 2 { 0 } else { 3 }).collect();
+        let src_keep = padding_mask::<f64>(&src_ids, batch, s_s, 0);
+        let cross_keep = padding_mask::<f64>(&src_ids, batch, s_t, 0);
+        let causal = causal_mask::<f64>(batch, s_t);
+        let tape = Tape::new(&params);
+        let (memory, _) = enc.forward(tape.input(x.clone()), batch, Some(&src_keep));
+        let (out, _) =
+            dec.forward(tape.input(y.clone()), memory, batch, Some(&causal), Some(&cross_keep));
+        let (enc_b, dec_b) = (encoder(&params, &enc), decoder(&params, &dec));
+        let mut worst: f64 = 0.0;
+        for s in 0..batch {
+            let keep = rows(&src_keep, s * s_s, s_s);
+            let mem_b = enc_b.forward(&rows(&x, s * s_s, s_s), Some(&keep));
+            worst = worst.max(max_diff(&mem_b, &rows(&memory.value(), s * s_s, s_s)));
+            let out_b = dec_b.forward(
+                &rows(&y, s * s_t, s_t),
+                &mem_b,
+                Some(&b::causal_mask(s_t)),
+                Some(&rows(&cross_keep, s * s_t, s_t)),
+            );
+            worst = worst.max(max_diff(&out_b, &rows(&out.value(), s * s_t, s_t)));
+        }
+        println!("{norm:?} encoder + decoder layer, autograd vs blocks: max |Δ| = {worst:.2e}");
+        assert!(worst <= TOL, "{norm:?}: {worst:e}");
+    }
+}
+
+#[test]
+fn the_tiny_transformer_matches_blocks() {
+    let (batch, len, vocab) = (2, 6, 12);
+    for norm in [Norm::Post, Norm::Pre] {
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let mut params = Params::<f64>::new();
+        let cfg = Seq2SeqConfig {
+            vocab,
+            d_model: 16,
+            heads: 4,
+            d_ff: 32,
+            layers: 1,
+            norm,
+            positions: Positions::Sinusoidal,
+            scale_embeddings: false,
+        };
+        let model = Seq2Seq::new(&mut params, cfg, &mut rng);
+        let src: Vec<usize> = (0..batch * len).map(|_| rng.random_range(2..vocab)).collect();
+        let tgt: Vec<usize> = (0..batch * len).map(|_| rng.random_range(1..vocab)).collect();
+        let tape = Tape::new(&params);
+        let logits = model.forward(&tape, &src, &tgt, batch).unwrap().logits.value().clone();
+        let table = |name: &str| params.get(params.find(name).unwrap()).value.clone();
+        let (src_table, tgt_table) = (table("src.tokens.table"), table("tgt.tokens.table"));
+        let pe = b::sinusoidal(len, 16);
+        let embed =
+            |t: &Mat<f64>, ids: &[usize]| Mat::from_fn(len, 16, |p, j| t[(ids[p], j)] + pe[(p, j)]);
+        let (enc_b, dec_b, out_b) = (
+            encoder(&params, &model.encoder[0]),
+            decoder(&params, &model.decoder[0]),
+            linear(&params, &model.out),
+        );
+        let mut worst: f64 = 0.0;
+        for s in 0..batch {
+            let (src_s, tgt_s) = (&src[s * len..(s + 1) * len], &tgt[s * len..(s + 1) * len]);
+            let mut memory = enc_b.forward(&embed(&src_table, src_s), None);
+            if let Some((ln_e, _)) = &model.final_ln {
+                memory = layer_norm(&params, ln_e).forward(&memory); // Pre-LN: a norm after each stack
+            }
+            let mut y =
+                dec_b.forward(&embed(&tgt_table, tgt_s), &memory, Some(&b::causal_mask(len)), None);
+            if let Some((_, ln_d)) = &model.final_ln {
+                y = layer_norm(&params, ln_d).forward(&y);
+            }
+            worst = worst.max(max_diff(&out_b.forward(&y), &rows(&logits, s * len, len)));
+        }
+        println!("{norm:?} tiny Transformer logits, autograd vs blocks: max |Δ| = {worst:.2e}");
+        assert!(worst <= TOL, "{norm:?}: {worst:e}");
+    }
+}
+
+#[test]
+fn fused_attention_matches_the_composed_reference() {
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let shape = Heads { batch: 3, heads: 4 };
+    let (sq, sk, d) = (5, 7, 16);
+    let keep =
+        Mat::from_fn(3 * sq, sk, |i, j| if i == 14 || (i + 2 * j) % 5 == 0 { 0.0 } else { 1.0 });
+    let mut params = Params::<f64>::new();
+    let q = params.add("q", random(3 * sq, d, &mut rng));
+    let k = params.add("k", random(3 * sk, d, &mut rng));
+    let v = params.add("v", random(3 * sk, d, &mut rng));
+    let probe = random(3 * sq, d, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let (qv, kv, vv) = (tape.param(q), tape.param(k), tape.param(v));
+        let out = if fused {
+            attention(qv, kv, vv, shape, Some(&keep), true).context
+        } else {
+            attention_reference(qv, kv, vv, shape, Some(&keep), true)
+        };
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, [q, k, v].map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("fused attention vs composed reference (values and gradients): max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
+fn fused_gru_step_matches_the_composed_reference() {
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    let (batch, hid) = (3, 5);
+    let mut params = Params::<f64>::new();
+    let ids = [(batch, hid), (batch, 3 * hid), (hid, 3 * hid), (1, 3 * hid)]
+        .map(|(r, c)| params.add(format!("p{r}x{c}"), random(r, c, &mut rng)));
+    let probe = random(batch, hid, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let [h, gi, w, bias] = ids.map(|p| tape.param(p));
+        let out = if fused {
+            h.gru_step(gi, w, bias)
+        } else {
+            autograd::ops::gru::gru_step_reference(h, gi, w, bias)
+        };
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, ids.map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("fused GRU step vs composed reference (values and gradients): max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
