@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The numerics contract (see CONTRIBUTING.md): every chapter binary prints
-# the same bytes
+# The numerics contract (see CONTRIBUTING.md): every chapter binary — and
+# the autograd crate's 50-step training run — prints the same bytes
 #   - in release (the reference) and in debug,
 #   - with RAYON_NUM_THREADS=1 and =2,
 #   - under qemu-x86_64 -cpu Haswell-v4 (an AVX2+FMA CPU that is not this one).
@@ -18,31 +18,39 @@ for manifest in chapters/*/Cargo.toml; do
 done
 flags=()
 for p in "${packages[@]}"; do flags+=(-p "$p"); done
-cargo build --quiet --release --bins "${flags[@]}"
-cargo build --quiet --bins "${flags[@]}"
+for profile in --release ""; do
+  # shellcheck disable=SC2086
+  cargo build --quiet $profile --bins "${flags[@]}"
+  # shellcheck disable=SC2086
+  cargo build --quiet $profile -p autograd --example determinism
+done
+
+# name, release binary, debug binary
+programs=()
+for p in "${packages[@]}"; do programs+=("$p target/release/$p target/debug/$p"); done
+programs+=("autograd-training target/release/examples/determinism target/debug/examples/determinism")
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 failed=0
-for p in "${packages[@]}"; do
-  release="target/release/$p"
-  debug="target/debug/$p"
-  "$release" > "$out/$p.ref"
+for entry in "${programs[@]}"; do
+  read -r name release debug <<< "$entry"
+  "$release" > "$out/$name.ref"
   declare -A runs=(
     [debug]="$debug"
     [threads-1]="env RAYON_NUM_THREADS=1 $release"
     [threads-2]="env RAYON_NUM_THREADS=2 $release"
     [haswell]="qemu-x86_64 -cpu Haswell-v4 $release"
   )
-  for name in debug threads-1 threads-2 haswell; do
+  for run in debug threads-1 threads-2 haswell; do
     # shellcheck disable=SC2086
-    ${runs[$name]} > "$out/$p.$name" 2> "$out/$p.$name.err" || {
-      printf '%-24s %-10s FAILED to run:\n' "$p" "$name"; cat "$out/$p.$name.err"; failed=1; continue; }
-    if cmp -s "$out/$p.ref" "$out/$p.$name"; then
-      printf '%-24s %-10s identical (%s lines)\n' "$p" "$name" "$(wc -l < "$out/$p.ref")"
+    ${runs[$run]} > "$out/$name.$run" 2> "$out/$name.$run.err" || {
+      printf '%-24s %-10s FAILED to run:\n' "$name" "$run"; cat "$out/$name.$run.err"; failed=1; continue; }
+    if cmp -s "$out/$name.ref" "$out/$name.$run"; then
+      printf '%-24s %-10s identical (%s lines)\n' "$name" "$run" "$(wc -l < "$out/$name.ref")"
     else
-      printf '%-24s %-10s DIFFERS from release:\n' "$p" "$name"
-      diff "$out/$p.ref" "$out/$p.$name" | head -n 20
+      printf '%-24s %-10s DIFFERS from release:\n' "$name" "$run"
+      diff "$out/$name.ref" "$out/$name.$run" | head -n 20
       failed=1
     fi
   done

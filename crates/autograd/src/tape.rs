@@ -217,7 +217,8 @@ impl<'t, T: Real> Var<'t, T> {
         self.id
     }
 
-    /// Its value.
+    /// Its value. This borrows the tape: let the borrow end (one statement,
+    /// or `.clone()` it) before recording the next op, or that op panics.
     pub fn value(&self) -> Ref<'t, Mat<T>> {
         self.tape.value(self.id)
     }

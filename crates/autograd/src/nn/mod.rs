@@ -7,6 +7,7 @@
 //! `γ = 1, β = 0`; `GRU` every weight and bias `U(−1/√H, 1/√H)`.
 
 pub mod attention;
+pub mod decode;
 
 pub mod gru;
 pub mod init;

@@ -360,6 +360,14 @@ impl Seq2Seq {
         Ok((self.out.forward(y), weights))
     }
 
+    pub(crate) fn tgt_tokens(&self) -> &Embedding {
+        &self.tgt.tokens
+    }
+
+    pub(crate) fn tgt_positions(&self) -> Option<&LearnedPositions> {
+        self.tgt.learned.as_ref()
+    }
+
     /// Encode `src`, decode `tgt_in` (both B·S ids, no padding).
     pub fn forward<'t, T: Real>(
         &self,
