@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use autograd::data::{FIRST_SYMBOL, reversal};
 use autograd::flops::{Count, Shape, counting};
-use autograd::nn::{Norm, Positions, Seq2Seq, Seq2SeqConfig};
+use autograd::nn::{GruSeq2Seq, Norm, Positions, Seq2Seq, Seq2SeqConfig};
 use autograd::optim::Adam;
 use autograd::{Params, Smoothing, Tape};
 use faer::linalg::matmul::matmul;
@@ -79,6 +79,30 @@ fn arg(name: &str) -> Option<String> {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
 }
 
+/// Time `step`, count its products, time its matmul bound; print one row.
+fn row(label: &str, min: Duration, shapes: bool, mut step: impl FnMut()) {
+    let ((), count) = counting(&mut step);
+    let t = time(min, &mut step);
+    let bound = matmul_bound(&count, shapes);
+    let gflop = count.flops as f64 * 1e-9;
+    println!(
+        "{label:>5} {:>10.2} {gflop:>9.3} {:>9.1} {:>12.2} {:>11.1} {:>8.0}%",
+        t.as_secs_f64() * 1e3,
+        gflop / t.as_secs_f64(),
+        bound.as_secs_f64() * 1e3,
+        gflop / bound.as_secs_f64(),
+        100.0 * bound.as_secs_f64() / t.as_secs_f64()
+    );
+}
+
+const HEADER: (&str, &str, &str, &str, &str, &str, &str) =
+    ("L", "ms/step", "GFLOP", "GFLOP/s", "bound ms", "bound GF/s", "of bound");
+
+fn header() {
+    let h = HEADER;
+    println!("{:>5} {:>10} {:>9} {:>9} {:>12} {:>11} {:>9}", h.0, h.1, h.2, h.3, h.4, h.5, h.6);
+}
+
 fn main() {
     let lengths: Vec<usize> = arg("--lengths")
         .map(|s| s.split(',').map(|x| x.parse().expect("--lengths: numbers")).collect())
@@ -86,18 +110,18 @@ fn main() {
     let min = Duration::from_secs_f64(
         arg("--min-seconds").map_or(1.0, |s| s.parse().expect("--min-seconds")),
     );
+    let shapes = std::env::args().any(|a| a == "--shapes");
+    let vocab = FIRST_SYMBOL + SYMBOLS;
+
     println!(
         "Transformer (1 encoder + 1 decoder layer, d_model 64, 4 heads, d_ff 256), batch {BATCH}, f32, one thread"
     );
-    println!(
-        "{:>5} {:>10} {:>9} {:>9} {:>12} {:>11} {:>9}",
-        "L", "ms/step", "GFLOP", "GFLOP/s", "bound ms", "bound GF/s", "of bound"
-    );
+    header();
     for &len in &lengths {
         let mut rng = Pcg64Mcg::seed_from_u64(0);
         let mut params = Params::<f32>::new();
         let cfg = Seq2SeqConfig {
-            vocab: FIRST_SYMBOL + SYMBOLS,
+            vocab,
             d_model: 64,
             heads: 4,
             d_ff: 256,
@@ -109,7 +133,7 @@ fn main() {
         let model = Seq2Seq::new(&mut params, cfg, &mut rng);
         let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
         let mut data = Pcg64Mcg::seed_from_u64(1);
-        let mut step = || {
+        row(&len.to_string(), min, shapes, || {
             let b = reversal(&mut data, BATCH, len, SYMBOLS);
             let grads = {
                 let tape = Tape::new(&params);
@@ -118,18 +142,31 @@ fn main() {
                 tape.backward(loss)
             };
             adam.step(&mut params, &grads);
-        };
-        let ((), count) = counting(&mut step);
-        let t = time(min, &mut step);
-        let bound = matmul_bound(&count, std::env::args().any(|a| a == "--shapes"));
-        let gflop = count.flops as f64 * 1e-9;
+        });
+    }
+
+    for attention in [false, true] {
+        let name = if attention { "with Luong attention" } else { "without attention" };
         println!(
-            "{len:>5} {:>10.2} {gflop:>9.3} {:>9.1} {:>12.2} {:>11.1} {:>8.0}%",
-            t.as_secs_f64() * 1e3,
-            gflop / t.as_secs_f64(),
-            bound.as_secs_f64() * 1e3,
-            gflop / bound.as_secs_f64(),
-            100.0 * bound.as_secs_f64() / t.as_secs_f64()
+            "GRU encoder-decoder {name} (embedding 64, hidden 128), batch {BATCH}, f32, one thread"
         );
+        header();
+        for &len in lengths.iter().filter(|&&l| l <= 32) {
+            let mut rng = Pcg64Mcg::seed_from_u64(0);
+            let mut params = Params::<f32>::new();
+            let model = GruSeq2Seq::new(&mut params, vocab, 64, 128, attention, &mut rng);
+            let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
+            let mut data = Pcg64Mcg::seed_from_u64(1);
+            row(&len.to_string(), min, shapes, || {
+                let b = reversal(&mut data, BATCH, len, SYMBOLS);
+                let grads = {
+                    let tape = Tape::new(&params);
+                    let (logits, _) = model.forward(&tape, &b.src, &b.tgt_in, BATCH);
+                    let loss = logits.cross_entropy(&b.tgt_out, None, Smoothing::None);
+                    tape.backward(loss)
+                };
+                adam.step(&mut params, &grads);
+            });
+        }
     }
 }

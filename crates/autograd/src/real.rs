@@ -1,12 +1,13 @@
 //! The two number types the tape runs on: `f64` for exactness checks,
 //! `f32` for training.
 //!
-//! `exp`, `ln` and `tanh` come from the `libm` crate, never the platform's
-//! maths library, so every result is the same on every machine. The hot
-//! loop of the softmax uses [`Real::exp_slice`], which for `f32` is a
-//! short polynomial written with plain `+` and `*` (no fused multiply-add,
-//! so the compiler cannot change its rounding): the compiler vectorises it,
-//! and it stays bit-identical across builds and CPUs.
+//! Nothing comes from the platform's maths library, whose results differ
+//! between systems. For `f64`, `exp`, `ln` and `tanh` come from the `libm`
+//! crate. For `f32`, `exp` and `tanh` are this file's own short, branch-free
+//! polynomials ([`fast_expf`], [`fast_tanhf`], within 2 ulp of `libm`),
+//! written with plain `+` and `*` (no fused multiply-add, so the compiler
+//! cannot change their rounding): they vectorise, which matters in the
+//! softmax and the GRU, and they are bit-identical across builds and CPUs.
 
 use std::fmt::Debug;
 use std::iter::Sum;
@@ -19,38 +20,52 @@ pub trait Real:
     RealField + Copy + Debug + Default + Send + Sync + 'static + Neg<Output = Self> + Sum
 {
     /// The value of an `f64`, rounded.
+    #[inline]
     fn of(x: f64) -> Self;
     /// As `f64`, exactly.
+    #[inline]
     fn f64(self) -> f64;
+    #[inline]
     fn exp(self) -> Self;
+    #[inline]
     fn ln(self) -> Self;
+    #[inline]
     fn tanh(self) -> Self;
+    #[inline]
     fn sqrt(self) -> Self;
     /// `exp` of every element, in place.
+    #[inline]
     fn exp_slice(xs: &mut [Self]);
     /// Run `f` on this thread's [`Pool`](crate::pool::Pool) of spare matrices.
     fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R;
 }
 
 impl Real for f64 {
+    #[inline]
     fn of(x: f64) -> Self {
         x
     }
+    #[inline]
     fn f64(self) -> f64 {
         self
     }
+    #[inline]
     fn exp(self) -> Self {
         libm::exp(self)
     }
+    #[inline]
     fn ln(self) -> Self {
         libm::log(self)
     }
+    #[inline]
     fn tanh(self) -> Self {
         libm::tanh(self)
     }
+    #[inline]
     fn sqrt(self) -> Self {
         f64::sqrt(self) // IEEE correctly rounded: the same everywhere
     }
+    #[inline]
     fn exp_slice(xs: &mut [Self]) {
         for x in xs {
             *x = libm::exp(*x);
@@ -62,24 +77,31 @@ impl Real for f64 {
 }
 
 impl Real for f32 {
+    #[inline]
     fn of(x: f64) -> Self {
         x as f32
     }
+    #[inline]
     fn f64(self) -> f64 {
         self as f64
     }
+    #[inline]
     fn exp(self) -> Self {
-        libm::expf(self)
+        fast_expf(self)
     }
+    #[inline]
     fn ln(self) -> Self {
         libm::logf(self)
     }
+    #[inline]
     fn tanh(self) -> Self {
-        libm::tanhf(self)
+        fast_tanhf(self)
     }
+    #[inline]
     fn sqrt(self) -> Self {
         f32::sqrt(self)
     }
+    #[inline]
     fn exp_slice(xs: &mut [Self]) {
         for x in xs {
             *x = fast_expf(*x);
@@ -119,12 +141,27 @@ pub fn fast_expf(x: f32) -> f32 {
     p * scale
 }
 
+/// `tanh(x)` for `f32`, branch-free: an odd Taylor polynomial for
+/// `|x| < 0.2` (where `1 − e^{−2|x|}` would cancel), else
+/// `sign(x)·(1 − e)/(1 + e)` with `e = exp(−2|x|)`.
+#[inline]
+pub fn fast_tanhf(x: f32) -> f32 {
+    let a = x.abs();
+    let e = fast_expf(-2.0 * a);
+    let big = (1.0 - e) / (1.0 + e);
+    let x2 = x * x;
+    let small = x
+        * (1.0
+            + x2 * (-1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (-17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+    if a < 0.2 { small } else { big.copysign(x) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn fast_expf_is_within_2_ulp_of_libm() {
+    fn fast_expf_and_tanhf_are_close_to_libm() {
         let mut worst = 0u32;
         let mut x = -87.0f32;
         while x < 88.0 {
@@ -134,6 +171,14 @@ mod tests {
         }
         assert!(worst <= 2, "worst error {worst} ulp");
         assert_eq!(fast_expf(0.0), 1.0);
+        let mut worst = 0u32;
+        let mut x = -12.0f32;
+        while x < 12.0 {
+            let (a, b) = (fast_tanhf(x), libm::tanhf(x));
+            worst = worst.max(a.to_bits().abs_diff(b.to_bits()));
+            x += 0.000_731;
+        }
+        assert!(worst <= 3, "tanh: worst error {worst} ulp");
         assert_eq!(fast_expf(-1000.0), libm::expf(-87.3));
     }
 }

@@ -149,14 +149,11 @@ impl<'t, T: Real> Var<'t, T> {
     }
 }
 
-/// `σ(x)`, stable for large |x|.
+/// `σ(x) = 1/(1 + e^{−x})`, branch-free so it vectorises. For very negative
+/// `x`, `e^{−x}` is huge (or, in f64, infinite) and σ is 0, never NaN.
+#[inline]
 pub fn sigmoid<T: Real>(x: T) -> T {
-    if x >= T::zero() {
-        T::one() / (T::one() + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (T::one() + e)
-    }
+    T::one() / (T::one() + (-x).exp())
 }
 
 const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;

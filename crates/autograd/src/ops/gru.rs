@@ -14,7 +14,7 @@
 //! dh += dgh·W_hᵀ                 dW_h += hᵀ·dgh            db_h += Σ_rows dgh
 //! ```
 
-use faer::{Accum, Mat};
+use faer::Accum;
 
 use super::elementwise::sigmoid;
 use super::matmul::mm;
@@ -37,12 +37,13 @@ impl<'t, T: Real> Var<'t, T> {
             w_h.shape(),
             b_h.shape()
         );
-        let (mut r, mut z, mut n, mut ghn) = (
-            Mat::zeros(batch, hid),
-            Mat::zeros(batch, hid),
-            Mat::zeros(batch, hid),
-            Mat::zeros(batch, hid),
+        // Saved for backward: r, z, n (B, H) each, and gh_n (B, H).
+        let (mut r, mut z, mut n) = (
+            crate::pool::take(batch, hid),
+            crate::pool::take(batch, hid),
+            crate::pool::take(batch, hid),
         );
+        let mut ghn = crate::pool::take(batch, hid);
         let out = {
             let (h, gi, w, b) = (self.value(), gi.value(), w_h.value(), b_h.value());
             let mut gh = crate::pool::take(batch, 3 * hid); // (B, 3H)
@@ -54,17 +55,17 @@ impl<'t, T: Real> Var<'t, T> {
             for j in 0..hid {
                 let (gir, giz, gin) =
                     (gi.col_as_slice(j), gi.col_as_slice(hid + j), gi.col_as_slice(2 * hid + j));
-                let (ghr, ghz, ghnj) =
-                    (gh.col_as_slice(j), gh.col_as_slice(hid + j), gh.col_as_slice(2 * hid + j));
-                let hc = h.col_as_slice(j);
+                let (ghr, ghz) = (gh.col_as_slice(j), gh.col_as_slice(hid + j));
+                ghn.col_as_slice_mut(j).copy_from_slice(gh.col_as_slice(2 * hid + j));
+                let (rc, zc, nc) =
+                    (r.col_as_slice_mut(j), z.col_as_slice_mut(j), n.col_as_slice_mut(j));
+                let (hc, oc, ghnc) =
+                    (h.col_as_slice(j), out.col_as_slice_mut(j), ghn.col_as_slice(j));
                 for i in 0..batch {
-                    let (rv, zv) = (sigmoid(gir[i] + ghr[i]), sigmoid(giz[i] + ghz[i]));
-                    let nv = (gin[i] + rv * ghnj[i]).tanh();
-                    r[(i, j)] = rv;
-                    z[(i, j)] = zv;
-                    n[(i, j)] = nv;
-                    ghn[(i, j)] = ghnj[i];
-                    out.col_as_slice_mut(j)[i] = (T::one() - zv) * nv + zv * hc[i];
+                    rc[i] = sigmoid(gir[i] + ghr[i]);
+                    zc[i] = sigmoid(giz[i] + ghz[i]);
+                    nc[i] = (gin[i] + rc[i] * ghnc[i]).tanh();
+                    oc[i] = (T::one() - zc[i]) * nc[i] + zc[i] * hc[i];
                 }
             }
             crate::pool::give(gh);
@@ -76,29 +77,32 @@ impl<'t, T: Real> Var<'t, T> {
             let mut dgh = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n ⊙ r]
             let mut dgi = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n]
             for j in 0..hid {
+                let (rc, zc, nc, ghnc) =
+                    (r.col_as_slice(j), z.col_as_slice(j), n.col_as_slice(j), ghn.col_as_slice(j));
+                let (hc, dc) = (h.col_as_slice(j), dout.col_as_slice(j));
+                let mut da_r = vec![T::zero(); batch];
+                let mut da_z = vec![T::zero(); batch];
+                let mut da_n = vec![T::zero(); batch];
                 for i in 0..batch {
-                    let (rv, zv, nv, d) = (r[(i, j)], z[(i, j)], n[(i, j)], dout[(i, j)]);
-                    let da_n = d * (one - zv) * (one - nv * nv);
-                    let da_z = d * (h[(i, j)] - nv) * zv * (one - zv);
-                    let da_r = da_n * ghn[(i, j)] * rv * (one - rv);
-                    dgi[(i, j)] = da_r;
-                    dgi[(i, hid + j)] = da_z;
-                    dgi[(i, 2 * hid + j)] = da_n;
-                    dgh[(i, j)] = da_r;
-                    dgh[(i, hid + j)] = da_z;
-                    dgh[(i, 2 * hid + j)] = da_n * rv;
+                    da_n[i] = dc[i] * (one - zc[i]) * (one - nc[i] * nc[i]);
+                    da_z[i] = dc[i] * (hc[i] - nc[i]) * zc[i] * (one - zc[i]);
+                    da_r[i] = da_n[i] * ghnc[i] * rc[i] * (one - rc[i]);
+                }
+                dgi.col_as_slice_mut(j).copy_from_slice(&da_r);
+                dgi.col_as_slice_mut(hid + j).copy_from_slice(&da_z);
+                dgi.col_as_slice_mut(2 * hid + j).copy_from_slice(&da_n);
+                dgh.col_as_slice_mut(j).copy_from_slice(&da_r);
+                dgh.col_as_slice_mut(hid + j).copy_from_slice(&da_z);
+                for (d, (&a, &rv)) in
+                    dgh.col_as_slice_mut(2 * hid + j).iter_mut().zip(da_n.iter().zip(rc))
+                {
+                    *d = a * rv;
                 }
             }
             if b.wants(h_id) {
-                let (g, acc) = b.grad_slot(h_id);
                 // the direct path h' = … + z ⊙ h, then the path through gh
-                for j in 0..hid {
-                    for i in 0..batch {
-                        let v = dout[(i, j)] * z[(i, j)];
-                        g[(i, j)] = if acc == Accum::Add { g[(i, j)] + v } else { v };
-                    }
-                }
-                mm(g.as_mut(), Accum::Add, dgh.as_ref(), w.transpose());
+                super::accumulate(b.grad_slot(h_id), dout, &z, |d, zv| d * zv);
+                mm(b.grad(h_id).as_mut(), Accum::Add, dgh.as_ref(), w.transpose());
             }
             if b.wants(gi_id) {
                 super::add_into(b.grad_slot(gi_id), &dgi);
