@@ -20,21 +20,14 @@ pub trait Real:
     RealField + Copy + Debug + Default + Send + Sync + 'static + Neg<Output = Self> + Sum
 {
     /// The value of an `f64`, rounded.
-    #[inline]
     fn of(x: f64) -> Self;
     /// As `f64`, exactly.
-    #[inline]
     fn f64(self) -> f64;
-    #[inline]
     fn exp(self) -> Self;
-    #[inline]
     fn ln(self) -> Self;
-    #[inline]
     fn tanh(self) -> Self;
-    #[inline]
     fn sqrt(self) -> Self;
     /// `exp` of every element, in place.
-    #[inline]
     fn exp_slice(xs: &mut [Self]);
     /// Run `f` on this thread's [`Pool`](crate::pool::Pool) of spare matrices.
     fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R;
