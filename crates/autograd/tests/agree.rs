@@ -218,3 +218,47 @@ fn fused_gru_step_matches_the_composed_reference() {
     println!("fused GRU step vs composed reference (values and gradients): max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
+
+#[test]
+fn the_decoder_only_lm_matches_blocks() {
+    use autograd::nn::DecoderOnly;
+    let (batch, len, vocab, d) = (2, 6, 11, 16);
+    for norm in [Norm::Post, Norm::Pre] {
+        let mut rng = Pcg64Mcg::seed_from_u64(8);
+        let mut params = Params::<f64>::new();
+        let cfg = Seq2SeqConfig {
+            vocab,
+            d_model: d,
+            heads: 4,
+            d_ff: 32,
+            layers: 2,
+            norm,
+            positions: Positions::Sinusoidal,
+            scale_embeddings: true,
+        };
+        let model = DecoderOnly::new(&mut params, cfg, &mut rng);
+        let ids: Vec<usize> = (0..batch * len).map(|_| rng.random_range(0..vocab)).collect();
+        let tape = Tape::new(&params);
+        let logits = model.forward(&tape, &ids, batch).unwrap().value().clone();
+        let table = params.get(params.find("embed.tokens.table").unwrap()).value.clone();
+        let pe = b::sinusoidal(len, d);
+        let scale = (d as f64).sqrt();
+        let mut worst: f64 = 0.0;
+        for s in 0..batch {
+            let mut x =
+                Mat::from_fn(len, d, |p, j| table[(ids[s * len + p], j)] * scale + pe[(p, j)]);
+            for layer in &model.layers {
+                x = encoder(&params, layer).forward(&x, Some(&b::causal_mask(len)));
+            }
+            if let Some(ln) = &model.final_ln {
+                x = layer_norm(&params, ln).forward(&x);
+            }
+            worst = worst.max(max_diff(
+                &linear(&params, &model.out).forward(&x),
+                &rows(&logits, s * len, len),
+            ));
+        }
+        println!("{norm:?} decoder-only LM logits, autograd vs blocks: max |Δ| = {worst:.2e}");
+        assert!(worst <= TOL, "{norm:?}: {worst:e}");
+    }
+}

@@ -109,3 +109,34 @@ impl FeedForward {
         self.down.forward(self.up.forward(x).relu())
     }
 }
+
+/// Dropout: in training, each element is zeroed with probability `p` and
+/// the rest scaled by `1/(1 − p)`; in evaluation (`rng` = `None`) it is the
+/// identity. The mask comes from the caller's generator, so a run can be
+/// reproduced exactly.
+#[derive(Clone, Debug)]
+pub struct Dropout {
+    pub p: f64,
+}
+
+impl Dropout {
+    #[track_caller]
+    pub fn new(p: f64) -> Self {
+        assert!((0.0..1.0).contains(&p), "Dropout: p = {p} is not in [0, 1)");
+        Dropout { p }
+    }
+
+    pub fn forward<'t, T: Real>(
+        &self,
+        x: Var<'t, T>,
+        rng: Option<&mut (impl rand::Rng + ?Sized)>,
+    ) -> Var<'t, T> {
+        match rng {
+            Some(rng) if self.p > 0.0 => {
+                let (r, c) = x.shape();
+                x.dropout(crate::dropout_mask(r, c, self.p, rng))
+            }
+            _ => x,
+        }
+    }
+}

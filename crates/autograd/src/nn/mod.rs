@@ -18,7 +18,7 @@ pub mod transformer;
 pub use attention::MultiHeadAttention;
 pub use gru::{Gru, GruCell, GruSeq2Seq};
 
-pub use layers::{Embedding, FeedForward, LayerNorm, Linear};
+pub use layers::{Dropout, Embedding, FeedForward, LayerNorm, Linear};
 pub use positions::{LearnedPositions, sinusoidal};
 pub use transformer::{
     DecoderLayer, DecoderOnly, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
