@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use autograd::data::{FIRST_SYMBOL, reversal};
 use autograd::flops::{Count, Shape, counting};
-use autograd::nn::{GruSeq2Seq, Norm, Positions, Seq2Seq, Seq2SeqConfig};
+use autograd::nn::{GruSeq2Seq, Seq2Seq, Seq2SeqConfig};
 use autograd::optim::Adam;
 use autograd::{Params, Smoothing, Tape};
 use faer::linalg::matmul::matmul;
@@ -120,16 +120,7 @@ fn main() {
     for &len in &lengths {
         let mut rng = Pcg64Mcg::seed_from_u64(0);
         let mut params = Params::<f32>::new();
-        let cfg = Seq2SeqConfig {
-            vocab,
-            d_model: 64,
-            heads: 4,
-            d_ff: 256,
-            layers: 1,
-            norm: Norm::Post,
-            positions: Positions::Sinusoidal,
-            scale_embeddings: false,
-        };
+        let cfg = Seq2SeqConfig::lecture17(vocab);
         let model = Seq2Seq::new(&mut params, cfg, &mut rng);
         let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
         let mut data = Pcg64Mcg::seed_from_u64(1);

@@ -4,7 +4,7 @@
 //! and under `qemu-x86_64 -cpu Haswell-v4`, and requires identical output.
 
 use autograd::data::{FIRST_SYMBOL, reversal};
-use autograd::nn::{GruSeq2Seq, Norm, Positions, Seq2Seq, Seq2SeqConfig};
+use autograd::nn::{GruSeq2Seq, Norm, Seq2Seq, Seq2SeqConfig};
 use autograd::optim::{Adam, linear_warmup};
 use autograd::{Params, Smoothing, Tape};
 use rand::SeedableRng;
@@ -18,16 +18,8 @@ fn main() {
     println!("Transformer, reversal L = {len}, batch {batch}, Adam 1e-3 with 10 warmup steps");
     let mut rng = Pcg64Mcg::seed_from_u64(0);
     let mut params = Params::<f32>::new();
-    let cfg = Seq2SeqConfig {
-        vocab: FIRST_SYMBOL + SYMBOLS,
-        d_model: 64,
-        heads: 4,
-        d_ff: 256,
-        layers: 1,
-        norm: Norm::Pre,
-        positions: Positions::Sinusoidal,
-        scale_embeddings: false,
-    };
+    let vocab = FIRST_SYMBOL + SYMBOLS;
+    let cfg = Seq2SeqConfig { norm: Norm::Pre, ..Seq2SeqConfig::lecture17(vocab) };
     let model = Seq2Seq::new(&mut params, cfg, &mut rng);
     let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
     let mut data = Pcg64Mcg::seed_from_u64(1);

@@ -1,7 +1,7 @@
 //! The tiny Transformer of Lecture 17 §9 learns to reverse sequences.
 
 use autograd::data::{BOS, FIRST_SYMBOL, reversal};
-use autograd::nn::{Norm, Positions, Seq2Seq, Seq2SeqConfig};
+use autograd::nn::{Seq2Seq, Seq2SeqConfig};
 use autograd::optim::{Adam, linear_warmup};
 use autograd::{Params, Smoothing, Tape};
 use rand::SeedableRng;
@@ -41,16 +41,8 @@ fn learns_reversal_at_length_8() {
     let len = 8;
     let mut rng = Pcg64Mcg::seed_from_u64(0);
     let mut params = Params::<f32>::new();
-    let cfg = Seq2SeqConfig {
-        vocab: FIRST_SYMBOL + SYMBOLS,
-        d_model: 64,
-        heads: 4,
-        d_ff: 256,
-        layers: 1,
-        norm: Norm::Post,
-        positions: Positions::Sinusoidal,
-        scale_embeddings: false,
-    };
+    let vocab = FIRST_SYMBOL + SYMBOLS;
+    let cfg = Seq2SeqConfig::lecture17(vocab);
     let model = Seq2Seq::new(&mut params, cfg, &mut rng);
     let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
     let mut data = Pcg64Mcg::seed_from_u64(1);

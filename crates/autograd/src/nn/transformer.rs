@@ -182,6 +182,24 @@ pub struct Seq2SeqConfig {
     pub scale_embeddings: bool,
 }
 
+impl Seq2SeqConfig {
+    /// The small Transformer of Lecture 17 §9: d_model 64, 4 heads, d_ff 256,
+    /// one layer per stack, Post-LN, sinusoidal positions, embeddings not
+    /// scaled by √d_model.
+    pub fn lecture17(vocab: usize) -> Self {
+        Seq2SeqConfig {
+            vocab,
+            d_model: 64,
+            heads: 4,
+            d_ff: 256,
+            layers: 1,
+            norm: Norm::Post,
+            positions: Positions::Sinusoidal,
+            scale_embeddings: false,
+        }
+    }
+}
+
 /// A causal keep-mask for `batch` sequences of length `len`: (batch·len, len),
 /// position `i` may see positions `0..=i`.
 pub fn causal_mask<T: Real>(batch: usize, len: usize) -> Mat<T> {

@@ -4,7 +4,7 @@
 //! the same bits as any parallel split.
 
 use faer::linalg::matmul::matmul as gemm;
-use faer::{Accum, MatMut, MatRef, Par};
+use faer::{Accum, Mat, MatMut, MatRef, Par};
 
 use crate::{Real, Var};
 
@@ -22,6 +22,19 @@ pub fn mm_scaled<T: Real>(
     alpha: T,
 ) {
     crate::flops::record(a, b, || gemm(dst, acc, a, b, alpha, Par::Seq));
+}
+
+/// The backward of `out = x·w`: `dx += dout·wᵀ`, `dw += xᵀ·dout`.
+fn matmul_backward<T: Real>(b: &mut crate::Back<'_, T>, dout: &Mat<T>, x_id: usize, w_id: usize) {
+    let (x, w) = (b.value(x_id), b.value(w_id));
+    if b.wants(x_id) {
+        let (g, acc) = b.grad_slot(x_id);
+        mm(g.as_mut(), acc, dout.as_ref(), w.transpose());
+    }
+    if b.wants(w_id) {
+        let (g, acc) = b.grad_slot(w_id);
+        mm(g.as_mut(), acc, x.transpose(), dout.as_ref());
+    }
 }
 
 impl<'t, T: Real> Var<'t, T> {
@@ -44,18 +57,7 @@ impl<'t, T: Real> Var<'t, T> {
             mm(out.as_mut(), Accum::Replace, x.as_ref(), w.as_ref());
             out
         };
-        self.tape.push(out, &[x_id, w_id], move |b, dout| {
-            // out = x·w  ⇒  dx += dout·wᵀ,  dw += xᵀ·dout
-            let (x, w) = (b.value(x_id), b.value(w_id));
-            if b.wants(x_id) {
-                let (g, acc) = b.grad_slot(x_id);
-                mm(g.as_mut(), acc, dout.as_ref(), w.transpose());
-            }
-            if b.wants(w_id) {
-                let (g, acc) = b.grad_slot(w_id);
-                mm(g.as_mut(), acc, x.transpose(), dout.as_ref());
-            }
-        })
+        self.tape.push(out, &[x_id, w_id], move |b, dout| matmul_backward(b, dout, x_id, w_id))
     }
 
     /// `self · w + bias`, bias a (1, m) row added to every row: a Linear
@@ -83,16 +85,8 @@ impl<'t, T: Real> Var<'t, T> {
             out
         };
         self.tape.push(out, &[x_id, w_id, b_id], move |b, dout| {
-            // out = x·w + 1·bias  ⇒  dx += dout·wᵀ,  dw += xᵀ·dout,  dbias += Σ_rows dout
-            let (x, w) = (b.value(x_id), b.value(w_id));
-            if b.wants(x_id) {
-                let (g, acc) = b.grad_slot(x_id);
-                mm(g.as_mut(), acc, dout.as_ref(), w.transpose());
-            }
-            if b.wants(w_id) {
-                let (g, acc) = b.grad_slot(w_id);
-                mm(g.as_mut(), acc, x.transpose(), dout.as_ref());
-            }
+            // out = x·w + 1·bias: the product's gradients, and dbias += Σ_rows dout
+            matmul_backward(b, dout, x_id, w_id);
             if b.wants(b_id) {
                 let g = b.grad(b_id);
                 for j in 0..dout.ncols() {
