@@ -81,6 +81,7 @@ fn arg(name: &str) -> Option<String> {
 
 /// Time `step`, count its products, time its matmul bound; print one row.
 fn row(label: &str, min: Duration, shapes: bool, mut step: impl FnMut()) {
+    step(); // the first step allocates; count a warm one
     let ((), count) = counting(&mut step);
     let t = time(min, &mut step);
     let bound = matmul_bound(&count, shapes);

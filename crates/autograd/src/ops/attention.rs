@@ -22,7 +22,7 @@
 //! The slow, composed reference — split heads, batched products, softmax,
 //! combine — is [`attention_reference`]; the tests hold one to the other.
 
-use faer::{Accum, Mat};
+use faer::{Accum, Mat, MatRef};
 
 use super::matmul::{mm, mm_scaled};
 use super::softmax::{softmax_backward, softmax_in_place};
@@ -52,6 +52,11 @@ pub fn head_weights<T: Real>(weights: &Mat<T>, shape: Heads, b: usize, i: usize)
     let sk = weights.ncols() / (shape.batch * shape.heads);
     let c0 = (b * shape.heads + i) * sk;
     weights.as_ref().submatrix(0, c0, weights.nrows(), sk).to_owned()
+}
+
+/// Columns `c0 .. c0 + cols` (first `rows` rows) of `m`: one block.
+fn band<T: Real>(m: &Mat<T>, c0: usize, rows: usize, cols: usize) -> MatRef<'_, T> {
+    m.as_ref().submatrix(0, c0, rows, cols)
 }
 
 /// (B·S, D) → (S, B·D): sequence `b` becomes columns `b·D ..`.
@@ -125,22 +130,29 @@ pub fn attention<'t, T: Real>(
         (compact(&q.value(), batch), compact(&k.value(), batch), compact(&v.value(), batch));
     let mut p = crate::pool::take(sq, blocks * sk); // (S_q, B·h·S_k)
     let mut cc = crate::pool::take(sq, batch * d); // (S_q, B·D)
+    // One kind of product at a time over all blocks: a tiny kernel called
+    // back to back runs faster than the same kernels interleaved.
     for n in 0..blocks {
-        let b = n / heads;
-        let qb = qc.as_ref().submatrix(0, qkv_cols(n), sq, dh);
-        let kb = kc.as_ref().submatrix(0, qkv_cols(n), sk, dh);
-        let vb = vc.as_ref().submatrix(0, qkv_cols(n), sk, dh);
-        let cols = p_cols(n);
+        let dst = p.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
         mm_scaled(
-            p.as_mut().submatrix_mut(0, cols.start, sq, sk),
+            dst,
             Accum::Replace,
-            qb,
-            kb.transpose(),
+            band(&qc, qkv_cols(n), sq, dh),
+            band(&kc, qkv_cols(n), sk, dh).transpose(),
             s,
         );
-        softmax_in_place(&mut p, cols.clone(), keep.map(|m| (m, b * sq)));
-        let pb = p.as_ref().submatrix(0, cols.start, sq, sk);
-        mm(cc.as_mut().submatrix_mut(0, qkv_cols(n), sq, dh), Accum::Replace, pb, vb);
+    }
+    for n in 0..blocks {
+        softmax_in_place(&mut p, p_cols(n), keep.map(|m| (m, (n / heads) * sq)));
+    }
+    for n in 0..blocks {
+        let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
+        mm(
+            cc.as_mut().submatrix_mut(0, qkv_cols(n), sq, dh),
+            Accum::Replace,
+            pb,
+            band(&vc, qkv_cols(n), sk, dh),
+        );
     }
     let mut context = crate::pool::take(nq, d);
     uncompact((&mut context, Accum::Replace), &cc, batch);
@@ -158,26 +170,48 @@ pub fn attention<'t, T: Real>(
         let mut dp = crate::pool::take(sq, blocks * sk); // laid out like P
         let mut ds = crate::pool::take(sq, blocks * sk);
         for n in 0..blocks {
-            let (c0, pc) = (qkv_cols(n), p_cols(n));
-            let dcb = dc.as_ref().submatrix(0, c0, sq, dh);
-            let pb = p.as_ref().submatrix(0, pc.start, sq, sk);
-            let (qb, kb, vb) = (
-                qc.as_ref().submatrix(0, c0, sq, dh),
-                kc.as_ref().submatrix(0, c0, sk, dh),
-                vc.as_ref().submatrix(0, c0, sk, dh),
-            );
-            // dP = dC·Vᵀ,  dV = Pᵀ·dC
-            mm(dp.as_mut().submatrix_mut(0, pc.start, sq, sk), Accum::Replace, dcb, vb.transpose());
-            mm(dvc.as_mut().submatrix_mut(0, c0, sk, dh), Accum::Replace, pb.transpose(), dcb);
-            // dS = P ⊙ (dP − rowsum(dP ⊙ P));  dQ = dS·K·s,  dK = dSᵀ·Q·s
-            softmax_backward((&mut ds, Accum::Replace), p, &dp, pc.clone());
-            let dsb = ds.as_ref().submatrix(0, pc.start, sq, sk);
-            mm_scaled(dq.as_mut().submatrix_mut(0, c0, sq, dh), Accum::Replace, dsb, kb, s);
-            mm_scaled(
-                dkc.as_mut().submatrix_mut(0, c0, sk, dh),
+            // dP = dC·Vᵀ
+            let dst = dp.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
+            mm(
+                dst,
                 Accum::Replace,
-                dsb.transpose(),
-                qb,
+                band(&dc, qkv_cols(n), sq, dh),
+                band(&vc, qkv_cols(n), sk, dh).transpose(),
+            );
+        }
+        for n in 0..blocks {
+            // dV = Pᵀ·dC
+            let dst = dvc.as_mut().submatrix_mut(0, qkv_cols(n), sk, dh);
+            mm(
+                dst,
+                Accum::Replace,
+                band(p, p_cols(n).start, sq, sk).transpose(),
+                band(&dc, qkv_cols(n), sq, dh),
+            );
+        }
+        for n in 0..blocks {
+            // dS = P ⊙ (dP − rowsum(dP ⊙ P))
+            softmax_backward((&mut ds, Accum::Replace), p, &dp, p_cols(n));
+        }
+        for n in 0..blocks {
+            // dQ = dS·K·s
+            let dst = dq.as_mut().submatrix_mut(0, qkv_cols(n), sq, dh);
+            mm_scaled(
+                dst,
+                Accum::Replace,
+                band(&ds, p_cols(n).start, sq, sk),
+                band(&kc, qkv_cols(n), sk, dh),
+                s,
+            );
+        }
+        for n in 0..blocks {
+            // dK = dSᵀ·Q·s
+            let dst = dkc.as_mut().submatrix_mut(0, qkv_cols(n), sk, dh);
+            mm_scaled(
+                dst,
+                Accum::Replace,
+                band(&ds, p_cols(n).start, sq, sk).transpose(),
+                band(&qc, qkv_cols(n), sq, dh),
                 s,
             );
         }
