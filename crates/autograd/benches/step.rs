@@ -3,7 +3,7 @@
 //! to its *matmul bound*: the time faer alone needs for exactly the
 //! products the step computes, measured in the same run.
 //!
-//!     cargo bench -p autograd --bench step [-- --lengths 8,32 --min-seconds 1]
+//!     cargo bench -p autograd --bench step [-- --lengths 8,32 --min-seconds 1 --shapes --ops]
 
 use std::time::{Duration, Instant};
 
@@ -85,6 +85,17 @@ fn row(label: &str, min: Duration, shapes: bool, mut step: impl FnMut()) {
     let ((), count) = counting(&mut step);
     let t = time(min, &mut step);
     let bound = matmul_bound(&count, shapes);
+    if std::env::args().any(|a| a == "--ops") {
+        let mut ops: Vec<_> = count.ops.iter().collect();
+        ops.sort_by(|a, b| (b.1.1 + b.1.2).total_cmp(&(a.1.1 + a.1.2)));
+        for (name, (calls, fwd, bwd)) in ops.iter().take(14) {
+            println!(
+                "      {name:<22} ×{calls:<5} forward {:>7.3} ms   backward {:>7.3} ms",
+                fwd * 1e3,
+                bwd * 1e3
+            );
+        }
+    }
     let gflop = count.flops as f64 * 1e-9;
     println!(
         "{label:>5} {:>10.2} {gflop:>9.3} {:>9.1} {:>12.2} {:>11.1} {:>8.0}%",

@@ -27,6 +27,34 @@ pub struct Count {
     pub shapes: BTreeMap<Shape, u64>,
     /// Wall time spent in the products of each shape (seconds).
     pub seconds: BTreeMap<Shape, f64>,
+    /// Per op (named by the function that recorded it): calls, forward
+    /// seconds (the time since the previous op was recorded), backward seconds.
+    pub ops: BTreeMap<String, (u64, f64, f64)>,
+}
+
+/// Whether [`counting`] is on for this thread.
+pub(crate) fn on() -> bool {
+    COUNT.with(|c| c.borrow().is_some())
+}
+
+/// The op a backward closure belongs to, from its type's name:
+/// `autograd::ops::norm::<impl …>::layer_norm::{{closure}}` → `layer_norm`.
+pub(crate) fn op_name(closure_type: &str) -> String {
+    let path = closure_type.trim_end_matches("::{{closure}}");
+    path.rsplit("::").next().unwrap_or(path).to_string()
+}
+
+pub(crate) fn record_op(name: &str, forward: f64, backward: f64) {
+    COUNT.with(|c| {
+        if let Some(count) = c.borrow_mut().as_mut() {
+            let e = count.ops.entry(name.to_string()).or_insert((0, 0.0, 0.0));
+            if forward > 0.0 || backward == 0.0 {
+                e.0 += 1;
+            }
+            e.1 += forward;
+            e.2 += backward;
+        }
+    });
 }
 
 thread_local! {
@@ -43,8 +71,7 @@ pub fn counting<R>(f: impl FnOnce() -> R) -> (R, Count) {
 
 /// Run the product `f` of `a·b`, counting it (and timing it) when counting.
 pub(crate) fn record<T>(a: MatRef<'_, T>, b: MatRef<'_, T>, f: impl FnOnce()) {
-    let on = COUNT.with(|c| c.borrow().is_some());
-    if !on {
+    if !on() {
         return f();
     }
     let start = std::time::Instant::now();

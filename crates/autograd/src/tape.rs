@@ -69,6 +69,10 @@ struct Inner<T: Real> {
     values: Vec<Mat<T>>,
     backs: Vec<Option<Backward<T>>>,
     needs: Vec<bool>,
+    /// Only while [`crate::flops::counting`]: each node's op, and when the
+    /// last node was recorded (an op's forward runs between two records).
+    names: Vec<String>,
+    last: Option<std::time::Instant>,
 }
 
 /// A forward pass being recorded.
@@ -129,6 +133,8 @@ impl<T: Real> Tape<T> {
                 values,
                 backs: (0..n).map(|_| None).collect(),
                 needs: vec![true; n],
+                names: Vec::new(),
+                last: None,
             }),
             n_params: n,
         }
@@ -159,6 +165,16 @@ impl<T: Real> Tape<T> {
         backward: impl Fn(&mut Back<'_, T>, &Mat<T>) + 'static,
     ) -> Var<'_, T> {
         let mut inner = self.inner.borrow_mut();
+        if crate::flops::on() {
+            let name = crate::flops::op_name(std::any::type_name_of_val(&backward));
+            let now = std::time::Instant::now();
+            let forward = inner.last.map_or(0.0, |t| (now - t).as_secs_f64());
+            crate::flops::record_op(&name, forward, 0.0);
+            let len = inner.values.len();
+            inner.names.resize(len, String::new());
+            inner.names.push(name);
+            inner.last = Some(now);
+        }
         let needs = inputs.iter().any(|&i| inner.needs[i]);
         inner.values.push(value);
         inner.backs.push(if needs { Some(Box::new(backward)) } else { None });
@@ -186,7 +202,8 @@ impl<T: Real> Tape<T> {
     #[track_caller]
     pub fn backward(&self, loss: Var<'_, T>) -> Grads<T> {
         let mut inner = self.inner.borrow_mut();
-        let Inner { values, backs, needs } = &mut *inner;
+        let Inner { values, backs, needs, names, .. } = &mut *inner;
+        let profiling = crate::flops::on();
         let shape = (values[loss.id].nrows(), values[loss.id].ncols());
         assert_eq!(shape, (1, 1), "backward: the loss must be 1×1, not {shape:?}");
         let mut grads: Vec<Option<Mat<T>>> = (0..values.len()).map(|_| None).collect();
@@ -196,7 +213,11 @@ impl<T: Real> Tape<T> {
                 continue;
             };
             let mut ctx = Back { current: id, values, grads: &mut grads, needs };
+            let start = profiling.then(std::time::Instant::now);
             back(&mut ctx, &dout);
+            if let (Some(start), Some(name)) = (start, names.get(id)) {
+                crate::flops::record_op(name, 0.0, start.elapsed().as_secs_f64());
+            }
             crate::pool::give(dout);
         }
         for g in grads.drain(self.n_params..).flatten() {
