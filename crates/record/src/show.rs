@@ -62,6 +62,18 @@ pub fn table(
     lines
 }
 
+/// `x` in scientific notation with `decimals` digits after the point and a
+/// signed two-digit exponent: `5.3e-07`, `2.3e+00`.
+pub fn sci(x: f64, decimals: usize) -> String {
+    if x == 0.0 {
+        return format!("{:.decimals$}e+00", 0.0);
+    }
+    let s = format!("{x:.decimals$e}");
+    let (mantissa, exp) = s.split_once('e').unwrap();
+    let e: i32 = exp.parse().unwrap();
+    format!("{mantissa}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+}
+
 /// `x` in its shortest form up to 6 decimals: 16 → `16`, 2.5 → `2.5`.
 pub fn short(x: f64) -> String {
     let s = num(x, 6);
@@ -79,6 +91,10 @@ mod tests {
         assert_eq!(num(-0.0004, 3), "0.000");
         assert_eq!(num(-0.0005001, 3), "-0.001");
         assert_eq!(tuple([0.25, 1.0], 2), "(0.25, 1.00)");
+        assert_eq!(
+            (sci(5.3e-7, 1), sci(2.3, 1), sci(0.0, 1)),
+            ("5.3e-07".into(), "2.3e+00".into(), "0.0e+00".into())
+        );
         assert_eq!(
             (short(16.0), short(2.5), short(0.125)),
             ("16".into(), "2.5".into(), "0.125".into())

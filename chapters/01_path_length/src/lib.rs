@@ -1,0 +1,65 @@
+//! # Chapter 01 — path length: why drop recurrence
+//!
+//! Lecture 17 §1: how strongly the last output of a randomly initialised
+//! RNN and of a randomly initialised self-attention layer depends on each
+//! input, by distance.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use record::Notebook;
+
+pub mod sensitivity;
+
+/// What a reader can change without editing code.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    about = "Chapter 01: how the last output of an RNN and of self-attention depends on input j",
+    allow_negative_numbers = true
+)]
+pub struct Options {
+    /// Sequence length n.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(2..=256))]
+    pub len: u16,
+
+    /// Random sequences to average over.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=50))]
+    pub seqs: u16,
+
+    /// Width d of the inputs, the RNN state and the attention layer.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=128))]
+    pub width: u16,
+
+    /// Multiply the RNN's recurrent matrix W_hh by this factor.
+    #[arg(long, default_value_t = 1.0, value_parser = scale)]
+    pub recurrent_scale: f64,
+
+    /// Seed of the random weights and inputs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Also write the chapter's SVG figures into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub figures: Option<PathBuf>,
+}
+
+impl Default for Options {
+    /// The configuration the book shows.
+    fn default() -> Self {
+        Options::parse_from(["ch01_path_length"])
+    }
+}
+
+fn scale(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if x.is_finite() && (0.0..=10.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err("must be between 0 and 10".into())
+    }
+}
+
+/// Every demo of the chapter, in the lecture's order.
+pub fn run(opts: &Options, nb: &mut Notebook) {
+    sensitivity::path_length(opts, nb);
+}
