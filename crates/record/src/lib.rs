@@ -125,6 +125,12 @@ impl Notebook {
         }
     }
 
+    /// Anything derived from a timing (a speed-up, a GFLOP/s figure), as
+    /// printed: `text`, or [`HIDDEN_TIMING`] in snapshots.
+    pub fn measured(&self, text: impl Into<String>) -> String {
+        if self.hide_timings { HIDDEN_TIMING.to_string() } else { format!("⏱ {}", text.into()) }
+    }
+
     /// The demos in the order they ran.
     pub fn demos(&self) -> &[Demo] {
         &self.demos

@@ -1,0 +1,56 @@
+//! The exact figures equal the lecture's; the random ones agree in
+//! substance; bad options are refused.
+
+use ch03_matrix_form::{Options, run};
+use clap::Parser;
+use record::Notebook;
+
+fn values() -> Vec<(String, String)> {
+    let mut nb = Notebook::quiet();
+    run(&Options::default(), &mut nb);
+    nb.values_text()
+        .lines()
+        .map(|l| l.split_once(" = ").map(|(k, v)| (k.into(), v.into())).unwrap())
+        .collect()
+}
+
+fn get(v: &[(String, String)], name: &str) -> String {
+    v.iter().find(|(k, _)| k == name).unwrap().1.clone()
+}
+
+fn num(v: &[(String, String)], name: &str) -> f64 {
+    get(v, name).parse().unwrap()
+}
+
+#[test]
+fn three_implementations_agree_and_order_is_invisible_without_positions() {
+    let v = values();
+    assert!(num(&v, "loop_vs_matrix") <= 1e-15 && num(&v, "matrix_vs_autograd") <= 1e-15);
+    for name in ["visite_diff_no_pe", "perm_diff_no_pe", "pooled_diff_no_pe"] {
+        assert!(num(&v, name) <= 1e-15, "{name}");
+    }
+    for name in ["visite_diff_pe", "perm_diff_pe", "pooled_diff_pe"] {
+        assert!(num(&v, name) > 1e-2, "{name}");
+    }
+}
+
+#[test]
+fn the_arithmetic_equals_the_lecture() {
+    let v = values();
+    assert_eq!(get(&v, "weights_mb_2048"), "33.6");
+    assert_eq!(get(&v, "flop_ratio_512"), "3.00"); // 2 + n/d
+    assert_eq!(get(&v, "ex7_attention"), "8.19e+13");
+    assert_eq!(get(&v, "ex7_linear"), "2.01e+13");
+    assert_eq!(get(&v, "ex7_break_even"), "24576");
+    assert_eq!(get(&v, "ex7_weights_gb"), "20");
+}
+
+#[test]
+fn bad_options_are_refused() {
+    for args in [["--max-len", "100"], ["--max-len", "16384"], ["--max-len", "x"], ["--seed", "-1"]]
+    {
+        let err =
+            Options::try_parse_from(std::iter::once("ch03").chain(args)).expect_err("refused");
+        assert_eq!(err.exit_code(), 2, "{args:?}");
+    }
+}
