@@ -56,6 +56,7 @@ pub fn multiply_adds(nb: &mut Notebook) {
         );
     }
     nb.value("weights_mb_2048", show::num(2048.0 * 2048.0 * 8.0 / 1e6, 1));
+    nb.value("weights_mb_4096", show::num(4096.0 * 4096.0 * 8.0 / 1e6, 1));
 }
 // ANCHOR_END: multiply_adds
 
@@ -168,11 +169,8 @@ pub fn exercise_7(nb: &mut Notebook) {
     let a = nb.value("ex7_attention", show::sci(scores, 2));
     let b = nb.value("ex7_linear", show::sci(projections + ffn, 2));
     say!(nb, "(a) QKᵀ and weights·V: 2n²d = {a} multiply-adds");
-    say!(
-        nb,
-        "(b) projections 4nd² + feed-forward 8nd² = 12nd² = {b}; (a) is {}× (b)",
-        show::num(scores / (projections + ffn), 1)
-    );
+    let ratio = nb.value("ex7_ratio", show::num(scores / (projections + ffn), 1));
+    say!(nb, "(b) projections 4nd² + feed-forward 8nd² = 12nd² = {b}; (a) is {ratio}× (b)");
     // 2n²d = 12nd²  ⇔  n = 6d
     let c = nb.value("ex7_break_even", format!("{}", 6.0 * d));
     say!(nb, "(c) equal when 2n²d = 12nd², i.e. n = 6d = {c}");
