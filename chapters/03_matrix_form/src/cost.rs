@@ -145,13 +145,13 @@ pub fn rnn_vs_attention(nb: &mut Notebook) {
     let attn_rate = (8.0 * nf * df * df + 4.0 * nf * nf * df) / attn_time.as_secs_f64() * 1e-9;
     say!(
         nb,
-        "n = {n}: RNN {}, {}",
+        "n = {n}: RNN takes {}, {}",
         nb.timing(rnn_time),
         nb.measured(format!("{rnn_rate:.1} GFLOP/s"))
     );
     say!(
         nb,
-        "n = {n}: attention {}, {}",
+        "n = {n}: attention takes {}, {}",
         nb.timing(attn_time),
         nb.measured(format!("{attn_rate:.1} GFLOP/s"))
     );

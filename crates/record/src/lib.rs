@@ -28,7 +28,7 @@ pub mod svg;
 pub use insta;
 
 /// What a timing looks like where timings are hidden.
-pub const HIDDEN_TIMING: &str = "⏱ [timing]";
+pub const HIDDEN_TIMING: &str = "[timing]";
 /// Set this environment variable (to anything) to hide timings in printed
 /// output, as snapshots do; the determinism check uses it.
 pub const HIDE_TIMINGS_ENV: &str = "TXBOOK_HIDE_TIMINGS";
@@ -112,23 +112,23 @@ impl Notebook {
         self.figures.push((name.to_string(), svg));
     }
 
-    /// A duration as printed: `⏱ 12.3 ms`, or [`HIDDEN_TIMING`] in snapshots.
+    /// A duration as printed: `12.30 ms`, or [`HIDDEN_TIMING`] in snapshots.
     pub fn timing(&self, elapsed: Duration) -> String {
         if self.hide_timings {
             return HIDDEN_TIMING.to_string();
         }
         let s = elapsed.as_secs_f64();
         match s {
-            s if s < 1e-3 => format!("⏱ {:.1} µs", s * 1e6),
-            s if s < 1.0 => format!("⏱ {:.2} ms", s * 1e3),
-            s => format!("⏱ {s:.2} s"),
+            s if s < 1e-3 => format!("{:.1} µs", s * 1e6),
+            s if s < 1.0 => format!("{:.2} ms", s * 1e3),
+            s => format!("{s:.2} s"),
         }
     }
 
     /// Anything derived from a timing (a speed-up, a GFLOP/s figure), as
     /// printed: `text`, or [`HIDDEN_TIMING`] in snapshots.
     pub fn measured(&self, text: impl Into<String>) -> String {
-        if self.hide_timings { HIDDEN_TIMING.to_string() } else { format!("⏱ {}", text.into()) }
+        if self.hide_timings { HIDDEN_TIMING.to_string() } else { text.into() }
     }
 
     /// The demos in the order they ran.
