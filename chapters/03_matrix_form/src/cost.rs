@@ -9,6 +9,7 @@ use blocks::{matmul, scaled_dot_product_attention};
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use record::svg::{LogPlot, Series};
 use record::{Notebook, say, show};
 
 // ANCHOR: table_1
@@ -55,6 +56,18 @@ pub fn multiply_adds(nb: &mut Notebook) {
             show::num(megabytes, 1)
         );
     }
+    let curve =
+        |f: &dyn Fn(f64) -> f64| (6..=13).map(|e| (e as f64, f(2f64.powi(e)))).collect::<Vec<_>>();
+    let series = [
+        Series { label: "attention 2n²d", colour: "#1f77b4", points: curve(&|n| 2.0 * n * n * d) },
+        Series { label: "RNN 2nd²", colour: "#d62728", points: curve(&|n| 2.0 * n * d * d) },
+    ];
+    let plot = LogPlot {
+        series: &series,
+        x_label: "log₂ n  (they cross at n = d = 512)",
+        y_label: "multiply-adds per layer",
+    };
+    nb.figure("multiply_adds", plot.to_svg());
     nb.value("weights_mb_2048", show::num(2048.0 * 2048.0 * 8.0 / 1e6, 1));
     nb.value("weights_mb_4096", show::num(4096.0 * 4096.0 * 8.0 / 1e6, 1));
 }

@@ -170,7 +170,8 @@ impl LogPlot<'_> {
         let points = || self.series.iter().flat_map(|s| s.points.iter()).filter(|p| p.1 > 0.0);
         let x_max = points().map(|p| p.0).fold(1.0, f64::max);
         let x_min = points().map(|p| p.0).fold(x_max, f64::min);
-        let lo = points().map(|p| p.1.log10()).fold(0.0, f64::min).floor();
+        let lo = points().map(|p| p.1.log10()).fold(f64::INFINITY, f64::min);
+        let lo = if lo.is_finite() { lo.floor() } else { 0.0 };
         let hi = points().map(|p| p.1.log10()).fold(lo + 1.0, f64::max).ceil();
         let x = |v: f64| left + (v - x_min) / (x_max - x_min).max(1e-300) * (w - left - right);
         let y = |v: f64| top + (hi - v.log10()) / (hi - lo) * (h - top - bottom);
