@@ -44,7 +44,12 @@ pub fn path_length(opts: &Options, nb: &mut Notebook) {
         }
     }
 
-    say!(nb, "n = {n}, d = {d}, {seqs} random sequences, seed {}", opts.seed);
+    let (len, width, count) = (
+        nb.value("len", n.to_string()),
+        nb.value("width", d.to_string()),
+        nb.value("seqs", seqs.to_string()),
+    );
+    say!(nb, "n = {len}, d = {width}, {count} random sequences, seed {}", opts.seed);
     say!(nb, "{:>8}  {:>9}  {:>14}", "distance", "RNN", "self-attention");
     let shown: Vec<usize> =
         [0, 1, 2, 4, 8, 16, 32, 48, 63, n - 1].into_iter().filter(|&t| t < n).collect();
@@ -65,6 +70,8 @@ pub fn path_length(opts: &Options, nb: &mut Notebook) {
         r.iter().map(|&t| v[t]).sum::<f64>() / r.len().max(1) as f64
     };
     let far = n / 2..=n - 1;
+    nb.value("dhalf", (n / 2).to_string());
+    nb.value("dlast", (n - 1).to_string());
     let rnn_near = nb.value("rnn_avg_near", show::sci(mean(&rnn_mean, 1..=8), 1));
     let rnn_far = nb.value("rnn_avg_far", show::sci(mean(&rnn_mean, far.clone()), 1));
     let attn_near = nb.value("attn_avg_near", show::sci(mean(&attn_mean, 1..=8), 1));

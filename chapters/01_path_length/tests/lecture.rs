@@ -35,10 +35,12 @@ fn the_rnn_forgets_exponentially_and_attention_does_not() {
 }
 
 #[test]
-fn a_larger_recurrent_matrix_forgets_more_slowly() {
+fn a_larger_recurrent_matrix_stops_forgetting() {
     let base = values(&[]);
     let big = values(&["--recurrent-scale", "3"]);
     assert!(get(&big, "rnn_dhalf") > 1e3 * get(&base, "rnn_dhalf"));
+    // and it no longer decays at all: the far end is larger than the near one
+    assert!(get(&big, "rnn_dlast") > get(&big, "rnn_d1"));
 }
 
 #[test]
