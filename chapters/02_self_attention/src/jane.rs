@@ -1,28 +1,11 @@
 //! Lecture 17 demo 01.1 — "Jane visite l'Afrique en septembre", by hand —
 //! and the case for three projections instead of one.
 
+use blocks::examples::{WORDS, sentence};
 use blocks::{mat, matmul, scaled_dot_product_attention};
 use faer::{Mat, Scale};
 use record::svg::Heatmap;
 use record::{Notebook, say, show};
-
-/// The sentence, one word per row of `X`.
-pub const WORDS: [&str; 5] = ["Jane", "visite", "l'Afrique", "en", "septembre"];
-/// The four meaning dimensions, one per column.
-pub const MEANINGS: [&str; 4] = ["person", "action", "place", "time"];
-
-/// The words as meaning vectors, `(5, 4)`. Each content word is pure in its
-/// meaning. The lecture does not list "en"; a quarter of every meaning is
-/// the vector that reproduces all of its figures.
-pub fn sentence() -> Mat<f64> {
-    mat(&[
-        [1.0, 0.0, 0.0, 0.0],     // Jane: a person
-        [0.0, 1.0, 0.0, 0.0],     // visite: an action
-        [0.0, 0.0, 1.0, 0.0],     // l'Afrique: a place
-        [0.25, 0.25, 0.25, 0.25], // en: a little of everything
-        [0.0, 0.0, 0.0, 1.0],     // septembre: a time
-    ])
-}
 
 // ANCHOR: jane
 /// Every word asks one question; `strength` scales how insistently.

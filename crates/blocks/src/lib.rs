@@ -11,6 +11,7 @@
 //! are bit-identical across builds, thread counts and x86-64 CPUs.
 
 pub mod attention;
+pub mod examples;
 pub mod layers;
 pub mod mat;
 pub mod softmax;

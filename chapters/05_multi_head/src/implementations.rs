@@ -1,0 +1,174 @@
+//! Lecture 17 demo 02.4 and exercise 3 — the parameter count does not
+//! depend on h; three implementations give the same numbers; a reversed
+//! mask convention silently attends to padding only.
+
+use autograd::nn::init::normal;
+use autograd::nn::{DecoderLayer, EncoderLayer, MultiHeadAttention, Norm, padding_mask};
+use autograd::{Heads, Params, Tape, attention_reference, head_weights};
+use blocks::{matmul, scaled_dot_product_attention};
+use faer::Mat;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use record::{Notebook, say, show};
+
+/// 1050624 → "1,050,624".
+pub fn grouped(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
+    (0..a.nrows())
+        .flat_map(|i| (0..a.ncols()).map(move |j| (i, j)))
+        .map(|(i, j)| (a[(i, j)] - b[(i, j)]).abs())
+        .fold(0.0, f64::max)
+}
+
+// ANCHOR: parameter_count
+/// nn.MultiheadAttention(512, h)'s parameters, here the autograd module's:
+/// W^Q, W^K, W^V, W^O and four biases, for h = 1, 8, 16.
+pub fn parameter_count(nb: &mut Notebook) {
+    nb.demo("parameter_count", "L17 02.4 · Parameters of multi-head attention, d_model = 512");
+    let d = 512;
+    for h in [1, 8, 16] {
+        let mut params = Params::<f64>::new();
+        let mut rng = Pcg64Mcg::seed_from_u64(0);
+        MultiHeadAttention::new(&mut params, "mha", d, h, &mut rng);
+        let count = nb.value(&format!("params_h{h}"), grouped(params.count()));
+        say!(nb, "h = {h:>2}: {count} parameters, d_k = d_model/h = {}", d / h);
+    }
+    let formula = nb.value("params_formula", grouped(4 * d * d + 4 * d));
+    say!(nb, "4·d_model² + 4·d_model = {formula}");
+}
+// ANCHOR_END: parameter_count
+
+// ANCHOR: three_implementations
+/// The same parameters through (1) a loop over heads with separate
+/// matrices, (2) one projection split into heads and combined again,
+/// (3) the autograd module (fused op) — self- and cross-attention.
+pub fn three_implementations(seed: u64, nb: &mut Notebook) {
+    nb.demo("three_implementations", "L17 02.4 · Three implementations, one answer");
+    let (batch, s_q, s_k, d, h) = (2, 5, 7, 12, 3);
+    let d_h = d / h;
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut params = Params::<f64>::new();
+    let mha = MultiHeadAttention::new(&mut params, "mha", d, h, &mut rng);
+    let x: Mat<f64> = normal(batch * s_q, d, 1.0, &mut rng); // (B·S_q, d): the queries' sequence
+    let memory: Mat<f64> = normal(batch * s_k, d, 1.0, &mut rng); // (B·S_k, d): another sequence
+    let value = |id| params.get(id).value.clone();
+    let (w_q, w_k, w_v, w_o) =
+        (value(mha.w_q.w), value(mha.w_k.w), value(mha.w_v.w), value(mha.w_o.w));
+    let (b_q, b_k, b_v, b_o) = (
+        value(mha.w_q.b.unwrap()),
+        value(mha.w_k.b.unwrap()),
+        value(mha.w_v.b.unwrap()),
+        value(mha.w_o.b.unwrap()),
+    );
+    let affine = |x: &Mat<f64>, w: &Mat<f64>, b: &Mat<f64>| {
+        let y = matmul(x.as_ref(), w.as_ref());
+        Mat::from_fn(y.nrows(), y.ncols(), |i, j| y[(i, j)] + b[(0, j)])
+    };
+    let cols = |m: &Mat<f64>, i: usize| m.as_ref().submatrix(0, i * d_h, m.nrows(), d_h).to_owned();
+    for (kind, kv) in [("self", &x), ("cross", &memory)] {
+        let s_kv = kv.nrows() / batch;
+        // (1) h sets of separate matrices W^Q_i, W^K_i, W^V_i, one sequence at a time
+        let mut loop_out = Mat::<f64>::zeros(batch * s_q, d);
+        let mut loop_weights = Vec::new();
+        for b in 0..batch {
+            let xb = x.as_ref().submatrix(b * s_q, 0, s_q, d).to_owned();
+            let kvb = kv.as_ref().submatrix(b * s_kv, 0, s_kv, d).to_owned();
+            let mut concat = Mat::<f64>::zeros(s_q, d);
+            for i in 0..h {
+                let q = affine(&xb, &cols(&w_q, i), &cols(&b_q, i)); // (S_q, d_h)
+                let k = affine(&kvb, &cols(&w_k, i), &cols(&b_k, i)); // (S_k, d_h)
+                let v = affine(&kvb, &cols(&w_v, i), &cols(&b_v, i)); // (S_k, d_h)
+                let a = scaled_dot_product_attention(q.as_ref(), k.as_ref(), v.as_ref(), None);
+                concat.as_mut().submatrix_mut(0, i * d_h, s_q, d_h).copy_from(&a.output);
+                loop_weights.push(a.weights);
+            }
+            loop_out
+                .as_mut()
+                .submatrix_mut(b * s_q, 0, s_q, d)
+                .copy_from(&affine(&concat, &w_o, &b_o));
+        }
+        // (2) and (3) on the tape
+        let tape = Tape::new(&params);
+        let (xv, kvv) = (tape.input(x.clone()), tape.input(kv.clone()));
+        let (q, k, v) = (mha.w_q.forward(xv), mha.w_k.forward(kvv), mha.w_v.forward(kvv));
+        let split = mha
+            .w_o
+            .forward(attention_reference(q, k, v, Heads { batch, heads: h }, None, true))
+            .value()
+            .clone();
+        let fused = mha.forward(xv, kvv, batch, None);
+        let fused_out = fused.context.value().clone();
+        let weights = tape.value(fused.weights).clone();
+        let mut w_diff: f64 = 0.0;
+        for b in 0..batch {
+            for i in 0..h {
+                w_diff = w_diff.max(max_diff(
+                    &loop_weights[b * h + i],
+                    &head_weights(&weights, Heads { batch, heads: h }, b, i),
+                ));
+            }
+        }
+        let a =
+            nb.value(&format!("{kind}_loop_vs_split"), show::sci(max_diff(&loop_out, &split), 1));
+        let c =
+            nb.value(&format!("{kind}_split_vs_fused"), show::sci(max_diff(&split, &fused_out), 1));
+        let w = nb.value(&format!("{kind}_weights"), show::sci(w_diff, 1));
+        say!(
+            nb,
+            "{kind:<5} attention: |loop − split| {a}, |split − fused| {c}, per-head weights |loop − fused| {w}"
+        );
+    }
+}
+// ANCHOR_END: three_implementations
+
+// ANCHOR: reversed_mask
+/// A padding mask in the 1 = keep convention, and the same mask passed to
+/// code that expects 1 = ignore (PyTorch's nn.MultiheadAttention booleans).
+pub fn reversed_mask(seed: u64, nb: &mut Notebook) {
+    nb.demo("reversed_mask", "L17 02.4 · The mask convention, passed the wrong way round");
+    let (s, d, pad) = (5, 8, 0);
+    let ids = [7, 3, 9, pad, pad]; // three words, two padding positions
+    let mut rng = Pcg64Mcg::seed_from_u64(seed + 1);
+    let x: Mat<f64> = normal(s, d, 1.0, &mut rng);
+    let keep: Mat<f64> = padding_mask(&ids, 1, s, pad); // (5, 5), 1 = may look
+    let reversed = Mat::from_fn(s, s, |i, j| 1.0 - keep[(i, j)]); // what "1 = ignore" code would see
+    say!(nb, "ids {ids:?} (0 = padding), keep-mask row: {}", show::row(keep.as_ref(), 0, 0));
+    for (label, mask) in [("right", &keep), ("reversed", &reversed)] {
+        let a =
+            scaled_dot_product_attention(x.as_ref(), x.as_ref(), x.as_ref(), Some(mask.as_ref()));
+        let on_padding: Vec<f64> = (0..s).map(|i| a.weights[(i, 3)] + a.weights[(i, 4)]).collect();
+        let shown = nb.value(&format!("pad_weights_{label}"), show::tuple(on_padding, 3));
+        say!(nb, "{label:<8} convention: each query's weight on the two padding positions {shown}");
+    }
+}
+// ANCHOR_END: reversed_mask
+
+// ANCHOR: exercise_3
+/// Exercise 3: the big model (d_model 1024, d_ff 4096) — parameters of one
+/// encoder layer and one decoder layer, counted on the modules themselves.
+pub fn exercise_3(nb: &mut Notebook) {
+    nb.demo("exercise_3", "L17 exercise 3 · Parameters of the big model's layers");
+    let (d, d_ff) = (1024, 4096);
+    for h in [16, 8] {
+        let mut rng = Pcg64Mcg::seed_from_u64(0);
+        let mut enc = Params::<f32>::new();
+        EncoderLayer::new(&mut enc, "enc", d, h, d_ff, Norm::Post, &mut rng);
+        let mut dec = Params::<f32>::new();
+        DecoderLayer::new(&mut dec, "dec", d, h, d_ff, Norm::Post, &mut rng);
+        let e = nb.value(&format!("big_encoder_h{h}"), grouped(enc.count()));
+        let dd = nb.value(&format!("big_decoder_h{h}"), grouped(dec.count()));
+        say!(nb, "h = {h:>2}: encoder layer {e}, decoder layer {dd}");
+    }
+}
+// ANCHOR_END: exercise_3

@@ -1,0 +1,58 @@
+//! # Chapter 05 — multi-head attention
+//!
+//! Lecture 17 §5 (demos 02.5, 02.4, exercise 3) and Lecture 6 §3 (demo
+//! 03.3). `run` calls the demos in the lectures' order.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use record::Notebook;
+
+pub mod heads;
+pub mod implementations;
+pub mod shapes;
+
+/// What a reader can change without editing code.
+#[derive(Parser, Debug, Clone)]
+#[command(
+    about = "Chapter 05: multi-head attention — one head vs three, parameters, three implementations, shapes"
+)]
+pub struct Options {
+    /// How strongly visite's queries ask (the lecture's figures need 6).
+    #[arg(long, default_value_t = 6.0, value_parser = strength)]
+    pub strength: f64,
+
+    /// Seed of the random weights in the comparison of implementations.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Also write the chapter's SVG figures into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub figures: Option<PathBuf>,
+}
+
+impl Default for Options {
+    /// The configuration the book shows.
+    fn default() -> Self {
+        Options::parse_from(["ch05_multi_head"])
+    }
+}
+
+fn strength(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if x.is_finite() && (0.0..=100.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err("must be between 0 and 100".into())
+    }
+}
+
+/// Every demo of the chapter, in the lectures' order.
+pub fn run(opts: &Options, nb: &mut Notebook) {
+    heads::one_vs_three(opts.strength, nb);
+    implementations::parameter_count(nb);
+    implementations::three_implementations(opts.seed, nb);
+    implementations::reversed_mask(opts.seed, nb);
+    shapes::shape_walk(nb);
+    implementations::exercise_3(nb);
+}
