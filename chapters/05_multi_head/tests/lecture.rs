@@ -6,8 +6,12 @@ use clap::Parser;
 use record::Notebook;
 
 fn values() -> Vec<(String, String)> {
+    values_with(&[])
+}
+
+fn values_with(args: &[&str]) -> Vec<(String, String)> {
     let mut nb = Notebook::quiet();
-    run(&Options::default(), &mut nb);
+    run(&Options::parse_from(std::iter::once("ch05").chain(args.iter().copied())), &mut nb);
     nb.values_text()
         .lines()
         .map(|l| l.split_once(" = ").map(|(k, v)| (k.into(), v.into())).unwrap())
@@ -31,6 +35,14 @@ fn exact_figures_equal_the_lecture() {
     assert_eq!(get(&v, "big_encoder_h8"), "12,596,224");
     assert_eq!(get(&v, "pad_weights_right"), "(0.000, 0.000, 0.000, 0.000, 0.000)");
     assert_eq!(get(&v, "pad_weights_reversed"), "(1.000, 1.000, 1.000, 1.000, 1.000)");
+}
+
+#[test]
+fn exercise_2_a_weaker_query_flattens_every_head() {
+    let v = values_with(&["--strength", "2"]);
+    let one: f64 = get(&v, "one_head_weight").parse().unwrap();
+    let three: f64 = get(&v, "three_heads_weight").parse().unwrap();
+    assert!(one < 0.284 && three < 0.5, "{one} {three}");
 }
 
 #[test]
