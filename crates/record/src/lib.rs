@@ -131,6 +131,13 @@ impl Notebook {
         if self.hide_timings { HIDDEN_TIMING.to_string() } else { text.into() }
     }
 
+    /// Whether timings are hidden (snapshots, the determinism check). A demo
+    /// may then skip work whose only product is a timing: nothing it prints
+    /// depends on it.
+    pub fn hides_timings(&self) -> bool {
+        self.hide_timings
+    }
+
     /// The demos in the order they ran.
     pub fn demos(&self) -> &[Demo] {
         &self.demos
