@@ -31,7 +31,7 @@ pub struct Options {
     pub width: u16,
 
     /// Multiply the RNN's recurrent matrix W_hh by this factor.
-    #[arg(long, default_value_t = 1.0, value_parser = scale)]
+    #[arg(long, default_value_t = 1.0, value_parser = record::cli::float_in(0.0, 10.0))]
     pub recurrent_scale: f64,
 
     /// Seed of the random weights and inputs.
@@ -47,15 +47,6 @@ impl Default for Options {
     /// The configuration the book shows.
     fn default() -> Self {
         Options::parse_from(["ch01_path_length"])
-    }
-}
-
-fn scale(s: &str) -> Result<f64, String> {
-    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if x.is_finite() && (0.0..=10.0).contains(&x) {
-        Ok(x)
-    } else {
-        Err("must be between 0 and 10".into())
     }
 }
 

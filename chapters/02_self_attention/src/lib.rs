@@ -21,7 +21,7 @@ pub mod soft_lookup;
 pub struct Options {
     /// How strongly each word's query asks for the meaning it wants (the
     /// lecture uses 4).
-    #[arg(long, default_value_t = 4.0, value_parser = strength)]
+    #[arg(long, default_value_t = 4.0, value_parser = record::cli::float_in(0.0, 100.0))]
     pub strength: f64,
 
     /// Factors the soft lookup multiplies its scores by, comma-separated.
@@ -40,21 +40,8 @@ impl Default for Options {
     }
 }
 
-fn finite_in(s: &str, lo: f64, hi: f64) -> Result<f64, String> {
-    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if x.is_finite() && (lo..=hi).contains(&x) {
-        Ok(x)
-    } else {
-        Err(format!("must be between {lo} and {hi}"))
-    }
-}
-
-fn strength(s: &str) -> Result<f64, String> {
-    finite_in(s, 0.0, 100.0)
-}
-
 fn factor(s: &str) -> Result<f64, String> {
-    let x = finite_in(s, 0.0, 1000.0)?;
+    let x = record::cli::float_in(0.0, 1000.0)(s)?;
     if x == 0.0 {
         return Err("must be greater than 0".into());
     }

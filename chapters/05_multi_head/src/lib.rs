@@ -19,7 +19,7 @@ pub mod shapes;
 )]
 pub struct Options {
     /// How strongly visite's queries ask (the lecture's figures need 6).
-    #[arg(long, default_value_t = 6.0, value_parser = strength)]
+    #[arg(long, default_value_t = 6.0, value_parser = record::cli::float_in(0.0, 100.0))]
     pub strength: f64,
 
     /// Seed of the random weights in the comparison of implementations.
@@ -35,15 +35,6 @@ impl Default for Options {
     /// The configuration the book shows.
     fn default() -> Self {
         Options::parse_from(["ch05_multi_head"])
-    }
-}
-
-fn strength(s: &str) -> Result<f64, String> {
-    let x: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
-    if x.is_finite() && (0.0..=100.0).contains(&x) {
-        Ok(x)
-    } else {
-        Err("must be between 0 and 100".into())
     }
 }
 

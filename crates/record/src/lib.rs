@@ -230,3 +230,38 @@ pub fn check_no_stale_snapshots(dir: &Path, names: &[String]) {
         }
     }
 }
+
+/// The whole `main` of a chapter binary: parse the options (a bad one is a
+/// clap error: a message and exit code 2), run every demo printing as it
+/// goes, and write the figures if `--figures DIR` was given.
+pub fn chapter_main<O: clap::Parser>(
+    run: fn(&O, &mut Notebook),
+    figures: fn(&O) -> Option<&Path>,
+) -> std::io::Result<()> {
+    let opts = O::parse();
+    let mut nb = Notebook::printing();
+    run(&opts, &mut nb);
+    if let Some(dir) = figures(&opts) {
+        nb.write_figures(dir)?;
+        eprintln!("figures written to {}", dir.display());
+    }
+    Ok(())
+}
+
+/// Command-line value parsers shared by the chapters.
+pub mod cli {
+    /// A parser for a finite number in `[lo, hi]`, with a message that says so.
+    pub fn float_in(
+        lo: f64,
+        hi: f64,
+    ) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+        move |s: &str| {
+            let x: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number"))?;
+            if x.is_finite() && (lo..=hi).contains(&x) {
+                Ok(x)
+            } else {
+                Err(format!("must be between {lo} and {hi}"))
+            }
+        }
+    }
+}
