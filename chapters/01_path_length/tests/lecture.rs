@@ -9,13 +9,7 @@ fn values(args: &[&str]) -> Vec<(String, f64)> {
     let opts = Options::parse_from(std::iter::once("ch01").chain(args.iter().copied()));
     let mut nb = Notebook::quiet();
     run(&opts, &mut nb);
-    nb.values_text()
-        .lines()
-        .map(|l| {
-            let (k, v) = l.split_once(" = ").unwrap();
-            (k.to_string(), v.parse().unwrap())
-        })
-        .collect()
+    nb.values().iter().map(|(k, v)| (k.clone(), v.parse().unwrap())).collect()
 }
 
 fn get(v: &[(String, f64)], name: &str) -> f64 {

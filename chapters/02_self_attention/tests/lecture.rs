@@ -10,13 +10,7 @@ fn values(args: &[&str]) -> Vec<(String, String)> {
     let opts = Options::parse_from(std::iter::once("ch02").chain(args.iter().copied()));
     let mut nb = Notebook::quiet();
     run(&opts, &mut nb);
-    nb.values_text()
-        .lines()
-        .map(|l| {
-            let (k, v) = l.split_once(" = ").unwrap();
-            (k.to_string(), v.to_string())
-        })
-        .collect()
+    nb.values().to_vec()
 }
 
 fn value(values: &[(String, String)], name: &str) -> String {

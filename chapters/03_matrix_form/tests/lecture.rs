@@ -8,10 +8,7 @@ use record::Notebook;
 fn values() -> Vec<(String, String)> {
     let mut nb = Notebook::quiet();
     run(&Options::default(), &mut nb);
-    nb.values_text()
-        .lines()
-        .map(|l| l.split_once(" = ").map(|(k, v)| (k.into(), v.into())).unwrap())
-        .collect()
+    nb.values().to_vec()
 }
 
 fn get(v: &[(String, String)], name: &str) -> String {

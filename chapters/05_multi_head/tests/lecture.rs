@@ -12,10 +12,7 @@ fn values() -> Vec<(String, String)> {
 fn values_with(args: &[&str]) -> Vec<(String, String)> {
     let mut nb = Notebook::quiet();
     run(&Options::parse_from(std::iter::once("ch05").chain(args.iter().copied())), &mut nb);
-    nb.values_text()
-        .lines()
-        .map(|l| l.split_once(" = ").map(|(k, v)| (k.into(), v.into())).unwrap())
-        .collect()
+    nb.values().to_vec()
 }
 
 fn get(v: &[(String, String)], name: &str) -> String {

@@ -143,6 +143,11 @@ impl Notebook {
         &self.demos
     }
 
+    /// The named values, `(name, shown)`, in recorded order.
+    pub fn values(&self) -> &[(String, String)] {
+        &self.values
+    }
+
     /// The named values, one `name = shown` line each, in recorded order.
     pub fn values_text(&self) -> String {
         let mut out = String::new();
