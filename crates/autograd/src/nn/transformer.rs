@@ -216,6 +216,7 @@ pub fn padding_mask<T: Real>(ids: &[usize], batch: usize, len_q: usize, pad: usi
 }
 
 /// Embeddings (optionally × √d) plus positions, for `batch` sequences of `len`.
+#[derive(Clone, Debug)]
 struct Embed {
     tokens: Embedding,
     learned: Option<LearnedPositions>,
@@ -271,18 +272,6 @@ impl Embed {
                 x.add(self.learned.as_ref().unwrap().forward(tape, batch, len)?)
             }
         })
-    }
-}
-
-impl std::fmt::Debug for Embed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Embed").finish_non_exhaustive()
-    }
-}
-
-impl Clone for Embed {
-    fn clone(&self) -> Self {
-        Embed { tokens: self.tokens.clone(), learned: self.learned.clone() }
     }
 }
 
