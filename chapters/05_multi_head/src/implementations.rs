@@ -11,19 +11,6 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
 
-/// 1050624 → "1,050,624".
-pub fn grouped(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
     (0..a.nrows())
         .flat_map(|i| (0..a.ncols()).map(move |j| (i, j)))
@@ -41,10 +28,10 @@ pub fn parameter_count(nb: &mut Notebook) {
         let mut params = Params::<f64>::new();
         let mut rng = Pcg64Mcg::seed_from_u64(0);
         MultiHeadAttention::new(&mut params, "mha", d, h, &mut rng);
-        let count = nb.value(&format!("params_h{h}"), grouped(params.count()));
+        let count = nb.value(&format!("params_h{h}"), show::grouped(params.count()));
         say!(nb, "h = {h:>2}: {count} parameters, d_k = d_model/h = {}", d / h);
     }
-    let formula = nb.value("params_formula", grouped(4 * d * d + 4 * d));
+    let formula = nb.value("params_formula", show::grouped(4 * d * d + 4 * d));
     say!(nb, "4·d_model² + 4·d_model = {formula}");
 }
 // ANCHOR_END: parameter_count
@@ -166,8 +153,8 @@ pub fn exercise_3(nb: &mut Notebook) {
         EncoderLayer::new(&mut enc, "enc", d, h, d_ff, Norm::Post, &mut rng);
         let mut dec = Params::<f32>::new();
         DecoderLayer::new(&mut dec, "dec", d, h, d_ff, Norm::Post, &mut rng);
-        let e = nb.value(&format!("big_encoder_h{h}"), grouped(enc.count()));
-        let dd = nb.value(&format!("big_decoder_h{h}"), grouped(dec.count()));
+        let e = nb.value(&format!("big_encoder_h{h}"), show::grouped(enc.count()));
+        let dd = nb.value(&format!("big_decoder_h{h}"), show::grouped(dec.count()));
         say!(nb, "h = {h:>2}: encoder layer {e}, decoder layer {dd}");
     }
 }

@@ -131,6 +131,12 @@ impl Notebook {
         if self.hide_timings { HIDDEN_TIMING.to_string() } else { text.into() }
     }
 
+    /// Whether lines also go to stdout (a reader's `cargo run`), so that a
+    /// long demo may show its progress on stderr.
+    pub fn is_printing(&self) -> bool {
+        self.echo
+    }
+
     /// Whether timings are hidden (snapshots, the determinism check). A demo
     /// may then skip work whose only product is a timing: nothing it prints
     /// depends on it.
