@@ -128,6 +128,7 @@ fn the_tiny_transformer_matches_blocks() {
             norm,
             positions: Positions::Sinusoidal,
             scale_embeddings: false,
+            scaled_attention: true,
         };
         let model = Seq2Seq::new(&mut params, cfg, &mut rng);
         let src: Vec<usize> = (0..batch * len).map(|_| rng.random_range(2..vocab)).collect();
@@ -235,6 +236,7 @@ fn the_decoder_only_lm_matches_blocks() {
             norm,
             positions: Positions::Sinusoidal,
             scale_embeddings: true,
+            scaled_attention: true,
         };
         let model = DecoderOnly::new(&mut params, cfg, &mut rng);
         let ids: Vec<usize> = (0..batch * len).map(|_| rng.random_range(0..vocab)).collect();

@@ -24,6 +24,7 @@ fn one_causal_pass_equals_step_by_step_generation() {
             norm,
             positions,
             scale_embeddings: false,
+            scaled_attention: true,
         };
         let model = Seq2Seq::new(&mut params, cfg, &mut rng);
         let src: Vec<usize> =

@@ -180,6 +180,9 @@ pub struct Seq2SeqConfig {
     pub positions: Positions,
     /// Multiply embeddings by √d_model (the paper) before adding positions.
     pub scale_embeddings: bool,
+    /// Divide every attention score by √d_k (the paper). `false` turns the
+    /// scale off in every attention module of the model.
+    pub scaled_attention: bool,
 }
 
 impl Seq2SeqConfig {
@@ -196,6 +199,7 @@ impl Seq2SeqConfig {
             norm: Norm::Post,
             positions: Positions::Sinusoidal,
             scale_embeddings: false,
+            scaled_attention: true,
         }
     }
 }
@@ -318,7 +322,16 @@ impl Seq2Seq {
             (LayerNorm::new(params, "encoder.ln", d), LayerNorm::new(params, "decoder.ln", d))
         });
         let out = Linear::new(params, "out", d, cfg.vocab, true, rng);
-        Seq2Seq { cfg, src, tgt, encoder, decoder, final_ln, out }
+        let mut model = Seq2Seq { cfg, src, tgt, encoder, decoder, final_ln, out };
+        let scaled = model.cfg.scaled_attention;
+        for layer in &mut model.encoder {
+            layer.attn.scaled = scaled;
+        }
+        for layer in &mut model.decoder {
+            layer.self_attn.scaled = scaled;
+            layer.cross_attn.scaled = scaled;
+        }
+        model
     }
 
     /// The encoder's output for `src` ids (B·S_s), under `src_keep` (B·S_s, S_s).
@@ -413,7 +426,12 @@ impl DecoderOnly {
             .collect();
         let final_ln = (norm == Norm::Pre).then(|| LayerNorm::new(params, "ln", d));
         let out = Linear::new(params, "out", d, cfg.vocab, true, rng);
-        DecoderOnly { cfg, embed, layers, final_ln, out }
+        let mut model = DecoderOnly { cfg, embed, layers, final_ln, out };
+        let scaled = model.cfg.scaled_attention;
+        for layer in &mut model.layers {
+            layer.attn.scaled = scaled;
+        }
+        model
     }
 
     /// Next-token logits at every position of `ids` (B·S): (B·S, vocab).
