@@ -11,6 +11,8 @@
 //!   attention, Transformer layers, GRU, …) — each a struct, a `new` that
 //!   initialises it, and a `forward`.
 //! * [`optim`] holds SGD, Adam and the learning-rate schedules.
+//! * [`train`] holds the lectures' standard experiment (learning to reverse
+//!   sequences), written once for every chapter that runs it.
 //!
 //! Values are 2-D: a batch of sequences is (B·S, D), one row per position.
 //! It runs in `f64` (to check it against the `blocks` crate and finite
@@ -26,6 +28,7 @@ pub mod params;
 pub mod pool;
 pub mod real;
 pub mod tape;
+pub mod train;
 
 pub use ops::attention::{Attended, Heads, attention, attention_reference, head_weights};
 pub use ops::dropout::dropout_mask;
