@@ -220,6 +220,36 @@ fn fused_gru_step_matches_the_composed_reference() {
 }
 
 #[test]
+fn gru_steps_on_row_bands_match_the_composed_reference() {
+    // three steps reading their input projections from rows of one matrix,
+    // as nn::Gru runs them
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let (batch, hid, steps) = (3, 5, 3);
+    let mut params = Params::<f64>::new();
+    let ids = [(batch, hid), (steps * batch, 3 * hid), (hid, 3 * hid), (1, 3 * hid)]
+        .map(|(r, c)| params.add(format!("p{r}x{c}"), random(r, c, &mut rng)));
+    let probe = random(batch, hid, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let [mut h, gi, w, bias] = ids.map(|p| tape.param(p));
+        for t in 0..steps {
+            h = if fused {
+                h.gru_step_at(gi, t * batch, w, bias)
+            } else {
+                autograd::ops::gru::gru_step_reference(h, gi.slice_rows(t * batch, batch), w, bias)
+            };
+        }
+        let value = h.value().clone();
+        let grads = tape.backward(h.mul(tape.input(probe.clone())).sum());
+        (value, ids.map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("GRU steps on row bands vs composed reference: max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
 fn the_decoder_only_lm_matches_blocks() {
     use autograd::nn::DecoderOnly;
     let (batch, len, vocab, d) = (2, 6, 11, 16);

@@ -161,4 +161,8 @@ fn gru_step_fused_and_reference() {
     gradcheck("gru_step_reference", &shapes, |_, x| {
         autograd::ops::gru::gru_step_reference(x[0], x[1], x[2], x[3])
     });
+    // two steps reading rows 3..6 and 6..9 of one projection matrix
+    gradcheck("gru_step_at", &[(3, 4), (9, 12), (4, 12), (1, 12)], |_, x| {
+        x[0].gru_step_at(x[1], 3, x[2], x[3]).gru_step_at(x[1], 6, x[2], x[3])
+    });
 }
