@@ -27,7 +27,9 @@ pub mod pool;
 pub mod real;
 pub mod tape;
 
-pub use ops::attention::{Attended, Heads, attention, attention_reference, head_weights};
+pub use ops::attention::{
+    Attended, Heads, attention, attention_bands, attention_reference, head_weights,
+};
 pub use ops::dropout::dropout_mask;
 pub use ops::loss::Smoothing;
 pub use ops::shape::{concat_cols, concat_rows};
