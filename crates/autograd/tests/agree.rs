@@ -7,7 +7,7 @@ use autograd::nn::{
     self, DecoderLayer, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
     padding_mask,
 };
-use autograd::{Heads, Params, Tape, attention, attention_reference};
+use autograd::{Heads, Params, Tape, attention, attention_bands, attention_reference};
 use blocks::layers as b;
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
@@ -190,6 +190,36 @@ fn fused_attention_matches_the_composed_reference() {
     let ((a, ga), (r, gr)) = (run(true), run(false));
     let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
     println!("fused attention vs composed reference (values and gradients): max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
+fn attention_on_bands_matches_the_composed_reference() {
+    // Q, K, V as bands of one (B·S, 3D) value (self-attention), against the
+    // reference on the three bands sliced out
+    let mut rng = Pcg64Mcg::seed_from_u64(6);
+    let shape = Heads { batch: 3, heads: 4 };
+    let (s, d) = (5, 16);
+    let keep = autograd::nn::causal_mask::<f64>(3, s);
+    let mut params = Params::<f64>::new();
+    let qkv = params.add("qkv", random(3 * s, 3 * d, &mut rng));
+    let probe = random(3 * s, d, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let x = tape.param(qkv);
+        let out = if fused {
+            attention_bands((x, 0), (x, d), (x, 2 * d), d, shape, Some(&keep), true).context
+        } else {
+            let [q, k, v] = [0, 1, 2].map(|i| x.slice_cols(i * d, d));
+            attention_reference(q, k, v, shape, Some(&keep), true)
+        };
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, grads.get(qkv).unwrap().clone())
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = max_diff(&a, &r).max(max_diff(&ga, &gr));
+    println!("attention on bands vs composed reference: max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
 

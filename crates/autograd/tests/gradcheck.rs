@@ -6,7 +6,8 @@
 //! every parameter element with `(f(θ + h) − f(θ − h)) / 2h`.
 
 use autograd::{
-    Heads, Params, Smoothing, Tape, Var, attention, attention_reference, concat_cols, concat_rows,
+    Heads, Params, Smoothing, Tape, Var, attention, attention_bands, attention_reference,
+    concat_cols, concat_rows,
 };
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
@@ -152,6 +153,23 @@ fn attention_fused_and_reference() {
             });
         }
     }
+}
+
+#[test]
+fn attention_on_column_bands() {
+    let shape = Heads { batch: 2, heads: 2 };
+    let keep = Mat::from_fn(8, 4, |i, j| if j > i % 4 { 0.0 } else { 1.0 });
+    // self-attention: Q, K, V side by side in one (B·S, 3D) value
+    gradcheck("attention_bands qkv", &[(8, 12)], |_, x| {
+        attention_bands((x[0], 0), (x[0], 4), (x[0], 8), 4, shape, Some(&keep), true).context
+    });
+    // cross-attention: K, V side by side; and K = V the same whole value
+    gradcheck("attention_bands kv", &[(6, 4), (8, 8)], |_, x| {
+        attention_bands((x[0], 0), (x[1], 0), (x[1], 4), 4, shape, None, true).context
+    });
+    gradcheck("attention k = v", &[(6, 4), (8, 4)], |_, x| {
+        attention(x[0], x[1], x[1], shape, None, false).context
+    });
 }
 
 #[test]
