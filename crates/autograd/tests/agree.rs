@@ -224,6 +224,30 @@ fn attention_on_bands_matches_the_composed_reference() {
 }
 
 #[test]
+fn fused_residual_layer_norm_matches_add_then_layer_norm() {
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let mut params = Params::<f64>::new();
+    let ids = [("x", 6), ("y", 6), ("gamma", 1), ("beta", 1)]
+        .map(|(name, r)| params.add(name, random(r, 8, &mut rng)));
+    let probe = random(6, 8, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let [x, y, g, b] = ids.map(|p| tape.param(p));
+        // x also feeds the loss directly, so its gradient is a sum of two
+        let out =
+            if fused { x.add_layer_norm(y, g, b, 1e-5) } else { x.add(y).layer_norm(g, b, 1e-5) };
+        let out = out.add(x);
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, ids.map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("add_layer_norm vs add then layer_norm: max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
 fn fused_gru_step_matches_the_composed_reference() {
     let mut rng = Pcg64Mcg::seed_from_u64(4);
     let (batch, hid) = (3, 5);

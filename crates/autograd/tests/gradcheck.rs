@@ -125,6 +125,12 @@ fn softmaxes_and_losses() {
 
 #[test]
 fn norms_embedding_dropout() {
+    gradcheck("add_layer_norm", &[(4, 6), (4, 6), (1, 6), (1, 6)], |_, x| {
+        x[0].scale(3.0).add_layer_norm(x[1], x[2], x[3], 1e-5)
+    });
+    gradcheck("add_layer_norm x + x", &[(4, 6), (1, 6), (1, 6)], |_, x| {
+        x[0].add_layer_norm(x[0], x[1], x[2], 1e-5)
+    });
     gradcheck("layer_norm", &[(4, 6), (1, 6), (1, 6)], |_, x| {
         x[0].scale(3.0).layer_norm(x[1], x[2], 1e-5)
     });

@@ -82,6 +82,12 @@ impl LayerNorm {
         let tape = x.tape();
         x.layer_norm(tape.param(self.gamma), tape.param(self.beta), self.eps)
     }
+
+    /// `forward(x + y)` as one op: a Post-LN residual connection.
+    pub fn forward_add<'t, T: Real>(&self, x: Var<'t, T>, y: Var<'t, T>) -> Var<'t, T> {
+        let tape = x.tape();
+        x.add_layer_norm(y, tape.param(self.gamma), tape.param(self.beta), self.eps)
+    }
 }
 
 /// The position-wise feed-forward network: `ReLU(x·W₁ + b₁)·W₂ + b₂`.

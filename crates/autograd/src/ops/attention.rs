@@ -220,9 +220,13 @@ pub fn attention_bands<'t, T: Real>(
 
     let tape = q.tape();
     let p_id = tape.input(p).id();
+    // the compact Q, K, V are kept for backward as constant nodes, so that
+    // they go back to the pool with the tape
+    let [qc_id, kc_id, vc_id] = [qc, kc, vc].map(|m| tape.input(m).id());
     let (q_id, k_id, v_id) = (q.id(), k.id(), v.id());
     let context = tape.push(context, &[q_id, k_id, v_id], move |bk, dout| {
         let p = bk.value(p_id);
+        let (qc, kc, vc) = (bk.value(qc_id), bk.value(kc_id), bk.value(vc_id));
         let dc = compact(dout, 0, d, batch); // (S_q, B·D)
         let mut dq = crate::pool::take(sq, batch * d);
         let mut dkc = crate::pool::take(sk, batch * d);
@@ -236,7 +240,7 @@ pub fn attention_bands<'t, T: Real>(
                 dst,
                 Accum::Replace,
                 band(&dc, qkv_cols(n), sq, dh),
-                band(&vc, qkv_cols(n), sk, dh).transpose(),
+                band(vc, qkv_cols(n), sk, dh).transpose(),
             );
         }
         for n in 0..blocks {
@@ -260,7 +264,7 @@ pub fn attention_bands<'t, T: Real>(
                 dst,
                 Accum::Replace,
                 band(&ds, p_cols(n).start, sq, sk),
-                band(&kc, qkv_cols(n), sk, dh),
+                band(kc, qkv_cols(n), sk, dh),
                 s,
             );
         }
@@ -271,7 +275,7 @@ pub fn attention_bands<'t, T: Real>(
                 dst,
                 Accum::Replace,
                 band(&ds, p_cols(n).start, sq, sk).transpose(),
-                band(&qc, qkv_cols(n), sq, dh),
+                band(qc, qkv_cols(n), sq, dh),
                 s,
             );
         }
