@@ -248,6 +248,27 @@ fn fused_residual_layer_norm_matches_add_then_layer_norm() {
 }
 
 #[test]
+fn fused_linear_relu_matches_linear_then_relu() {
+    let mut rng = Pcg64Mcg::seed_from_u64(8);
+    let mut params = Params::<f64>::new();
+    let ids = [("x", 7, 5), ("w", 5, 6), ("b", 1, 6)]
+        .map(|(name, r, c)| params.add(name, random(r, c, &mut rng)));
+    let probe = random(7, 6, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let [x, w, b] = ids.map(|p| tape.param(p));
+        let out = if fused { x.linear_relu(w, b) } else { x.linear(w, b).relu() };
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, ids.map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("linear_relu vs linear then relu: max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
 fn fused_gru_step_matches_the_composed_reference() {
     let mut rng = Pcg64Mcg::seed_from_u64(4);
     let (batch, hid) = (3, 5);

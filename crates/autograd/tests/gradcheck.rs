@@ -74,6 +74,7 @@ fn gradcheck(
 #[test]
 fn products() {
     gradcheck("matmul", &[(3, 4), (4, 2)], |_, x| x[0].matmul(x[1]));
+    gradcheck("linear_relu", &[(5, 4), (4, 3), (1, 3)], |_, x| x[0].linear_relu(x[1], x[2]));
     gradcheck("matmul_t", &[(3, 4), (5, 4)], |_, x| x[0].matmul_t(x[1]));
     gradcheck("linear", &[(3, 4), (4, 2), (1, 2)], |_, x| x[0].linear(x[1], x[2]));
     gradcheck("bmm", &[(6, 4), (8, 3)], |_, x| x[0].bmm(x[1], 2, false));

@@ -112,7 +112,13 @@ impl FeedForward {
     }
 
     pub fn forward<'t, T: Real>(&self, x: Var<'t, T>) -> Var<'t, T> {
-        self.down.forward(self.up.forward(x).relu())
+        let tape = x.tape();
+        // x·W₁ + b₁ and its ReLU in one op (`up.forward(x).relu()`, faster)
+        let hidden = match self.up.b {
+            Some(b1) => x.linear_relu(tape.param(self.up.w), tape.param(b1)),
+            None => self.up.forward(x).relu(),
+        };
+        self.down.forward(hidden)
     }
 }
 
