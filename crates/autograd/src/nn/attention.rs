@@ -63,7 +63,12 @@ impl MultiHeadAttention {
     ) -> Attended<'t, T> {
         let shape = Heads { batch, heads: self.heads };
         let d = x_q.shape().1;
-        let attended = if x_q.id() == x_kv.id() {
+        let biased = [&self.w_q, &self.w_k, &self.w_v].iter().all(|p| p.b.is_some());
+        let attended = if !biased {
+            // (fields set by hand without biases: three separate products)
+            let (q, k, v) = (self.w_q.forward(x_q), self.w_k.forward(x_kv), self.w_v.forward(x_kv));
+            attention_bands((q, 0), (k, 0), (v, 0), d, shape, keep, self.scaled)
+        } else if x_q.id() == x_kv.id() {
             // self-attention: Q, K, V in one product x·[W^Q W^K W^V], (B·S, 3d)
             let qkv = fused(&[&self.w_q, &self.w_k, &self.w_v], x_q);
             attention_bands((qkv, 0), (qkv, d), (qkv, 2 * d), d, shape, keep, self.scaled)
@@ -84,6 +89,6 @@ impl MultiHeadAttention {
 fn fused<'t, T: Real>(projections: &[&Linear], x: Var<'t, T>) -> Var<'t, T> {
     let tape = x.tape();
     let w: Vec<_> = projections.iter().map(|p| tape.param(p.w)).collect();
-    let b: Vec<_> = projections.iter().map(|p| tape.param(p.b.expect("biased"))).collect();
+    let b: Vec<_> = projections.iter().filter_map(|p| p.b.map(|b| tape.param(b))).collect();
     x.linear(concat_cols(&w), concat_cols(&b))
 }
