@@ -30,7 +30,9 @@ pub mod real;
 pub mod tape;
 pub mod train;
 
-pub use ops::attention::{Attended, Heads, attention, attention_reference, head_weights};
+pub use ops::attention::{
+    Attended, Heads, attention, attention_bands, attention_reference, head_weights,
+};
 pub use ops::dropout::dropout_mask;
 pub use ops::loss::Smoothing;
 pub use ops::shape::{concat_cols, concat_rows};

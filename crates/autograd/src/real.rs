@@ -118,7 +118,8 @@ pub fn fast_expf(x: f32) -> f32 {
     // round to nearest (ties to even) with the 1.5·2²³ trick: plain adds
     // that vectorise, where `f32::round` would be a library call
     const MAGIC: f32 = 12_582_912.0;
-    let n = (x * LOG2E + MAGIC) - MAGIC;
+    let shifted = x * LOG2E + MAGIC; // n sits in the low bits of its mantissa
+    let n = shifted - MAGIC;
     let r = (x - n * LN2_HI) - n * LN2_LO;
     // Horner form of 1 + r + r²/2! + … + r⁷/7!
     let p = 1.0 / 5040.0;
@@ -129,8 +130,11 @@ pub fn fast_expf(x: f32) -> f32 {
     let p = p * r + 0.5;
     let p = p * r + 1.0;
     let p = p * r + 1.0;
-    // 2^n by building the float's exponent bits directly.
-    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // 2^n by building the float's exponent bits directly. n is read off the
+    // bits of `shifted` (|n| < 2²², so the difference is n exactly): integer
+    // ops that vectorise, where `n as i32` is a scalar, saturating convert.
+    let n_int = shifted.to_bits().wrapping_sub(MAGIC.to_bits()) as i32;
+    let scale = f32::from_bits(((n_int + 127) as u32) << 23);
     p * scale
 }
 

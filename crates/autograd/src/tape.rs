@@ -63,6 +63,24 @@ impl<'a, T: Real> Back<'a, T> {
     }
 }
 
+impl<T: Real> Back<'_, T> {
+    /// [`Back::grad_slot`] of two different nodes at once, for an op that
+    /// writes the same gradient to both of its inputs in one pass.
+    pub fn grad_slot_pair(&mut self, a: usize, b: usize) -> [(&mut Mat<T>, Accum); 2] {
+        assert_ne!(a, b, "grad_slot_pair: one node twice");
+        let how = |g: &Option<Mat<T>>| if g.is_none() { Accum::Replace } else { Accum::Add };
+        let (how_a, how_b) = (how(&self.grads[a]), how(&self.grads[b]));
+        for id in [a, b] {
+            let (r, c) = (self.values[id].nrows(), self.values[id].ncols());
+            self.grads[id].get_or_insert_with(|| crate::pool::take(r, c));
+        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        let (left, right) = self.grads.split_at_mut(hi);
+        let (g_lo, g_hi) = (left[lo].as_mut().unwrap(), right[0].as_mut().unwrap());
+        if a < b { [(g_lo, how_a), (g_hi, how_b)] } else { [(g_hi, how_a), (g_lo, how_b)] }
+    }
+}
+
 type Backward<T> = Box<dyn Fn(&mut Back<'_, T>, &Mat<T>)>;
 
 struct Inner<T: Real> {

@@ -7,7 +7,7 @@ use autograd::nn::{
     self, DecoderLayer, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
     padding_mask,
 };
-use autograd::{Heads, Params, Tape, attention, attention_reference};
+use autograd::{Heads, Params, Tape, attention, attention_bands, attention_reference};
 use blocks::layers as b;
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
@@ -195,6 +195,81 @@ fn fused_attention_matches_the_composed_reference() {
 }
 
 #[test]
+fn attention_on_bands_matches_the_composed_reference() {
+    // Q, K, V as bands of one (B·S, 3D) value (self-attention), against the
+    // reference on the three bands sliced out
+    let mut rng = Pcg64Mcg::seed_from_u64(6);
+    let shape = Heads { batch: 3, heads: 4 };
+    let (s, d) = (5, 16);
+    let keep = autograd::nn::causal_mask::<f64>(3, s);
+    let mut params = Params::<f64>::new();
+    let qkv = params.add("qkv", random(3 * s, 3 * d, &mut rng));
+    let probe = random(3 * s, d, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let x = tape.param(qkv);
+        let out = if fused {
+            attention_bands((x, 0), (x, d), (x, 2 * d), d, shape, Some(&keep), true).context
+        } else {
+            let [q, k, v] = [0, 1, 2].map(|i| x.slice_cols(i * d, d));
+            attention_reference(q, k, v, shape, Some(&keep), true)
+        };
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, grads.get(qkv).unwrap().clone())
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = max_diff(&a, &r).max(max_diff(&ga, &gr));
+    println!("attention on bands vs composed reference: max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
+fn fused_residual_layer_norm_matches_add_then_layer_norm() {
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let mut params = Params::<f64>::new();
+    let ids = [("x", 6), ("y", 6), ("gamma", 1), ("beta", 1)]
+        .map(|(name, r)| params.add(name, random(r, 8, &mut rng)));
+    let probe = random(6, 8, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let [x, y, g, b] = ids.map(|p| tape.param(p));
+        // x also feeds the loss directly, so its gradient is a sum of two
+        let out =
+            if fused { x.add_layer_norm(y, g, b, 1e-5) } else { x.add(y).layer_norm(g, b, 1e-5) };
+        let out = out.add(x);
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, ids.map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("add_layer_norm vs add then layer_norm: max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
+fn fused_linear_relu_matches_linear_then_relu() {
+    let mut rng = Pcg64Mcg::seed_from_u64(8);
+    let mut params = Params::<f64>::new();
+    let ids = [("x", 7, 5), ("w", 5, 6), ("b", 1, 6)]
+        .map(|(name, r, c)| params.add(name, random(r, c, &mut rng)));
+    let probe = random(7, 6, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let [x, w, b] = ids.map(|p| tape.param(p));
+        let out = if fused { x.linear_relu(w, b) } else { x.linear(w, b).relu() };
+        let value = out.value().clone();
+        let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
+        (value, ids.map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("linear_relu vs linear then relu: max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
 fn fused_gru_step_matches_the_composed_reference() {
     let mut rng = Pcg64Mcg::seed_from_u64(4);
     let (batch, hid) = (3, 5);
@@ -217,6 +292,36 @@ fn fused_gru_step_matches_the_composed_reference() {
     let ((a, ga), (r, gr)) = (run(true), run(false));
     let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
     println!("fused GRU step vs composed reference (values and gradients): max |Δ| = {worst:.2e}");
+    assert!(worst <= TOL, "{worst:e}");
+}
+
+#[test]
+fn gru_steps_on_row_bands_match_the_composed_reference() {
+    // three steps reading their input projections from rows of one matrix,
+    // as nn::Gru runs them
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let (batch, hid, steps) = (3, 5, 3);
+    let mut params = Params::<f64>::new();
+    let ids = [(batch, hid), (steps * batch, 3 * hid), (hid, 3 * hid), (1, 3 * hid)]
+        .map(|(r, c)| params.add(format!("p{r}x{c}"), random(r, c, &mut rng)));
+    let probe = random(batch, hid, &mut rng);
+    let run = |fused: bool| {
+        let tape = Tape::new(&params);
+        let [mut h, gi, w, bias] = ids.map(|p| tape.param(p));
+        for t in 0..steps {
+            h = if fused {
+                h.gru_step_at(gi, t * batch, w, bias)
+            } else {
+                autograd::ops::gru::gru_step_reference(h, gi.slice_rows(t * batch, batch), w, bias)
+            };
+        }
+        let value = h.value().clone();
+        let grads = tape.backward(h.mul(tape.input(probe.clone())).sum());
+        (value, ids.map(|p| grads.get(p).unwrap().clone()))
+    };
+    let ((a, ga), (r, gr)) = (run(true), run(false));
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    println!("GRU steps on row bands vs composed reference: max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
 

@@ -6,7 +6,8 @@
 //! every parameter element with `(f(θ + h) − f(θ − h)) / 2h`.
 
 use autograd::{
-    Heads, Params, Smoothing, Tape, Var, attention, attention_reference, concat_cols, concat_rows,
+    Heads, Params, Smoothing, Tape, Var, attention, attention_bands, attention_reference,
+    concat_cols, concat_rows,
 };
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
@@ -73,6 +74,7 @@ fn gradcheck(
 #[test]
 fn products() {
     gradcheck("matmul", &[(3, 4), (4, 2)], |_, x| x[0].matmul(x[1]));
+    gradcheck("linear_relu", &[(5, 4), (4, 3), (1, 3)], |_, x| x[0].linear_relu(x[1], x[2]));
     gradcheck("matmul_t", &[(3, 4), (5, 4)], |_, x| x[0].matmul_t(x[1]));
     gradcheck("linear", &[(3, 4), (4, 2), (1, 2)], |_, x| x[0].linear(x[1], x[2]));
     gradcheck("bmm", &[(6, 4), (8, 3)], |_, x| x[0].bmm(x[1], 2, false));
@@ -124,6 +126,12 @@ fn softmaxes_and_losses() {
 
 #[test]
 fn norms_embedding_dropout() {
+    gradcheck("add_layer_norm", &[(4, 6), (4, 6), (1, 6), (1, 6)], |_, x| {
+        x[0].scale(3.0).add_layer_norm(x[1], x[2], x[3], 1e-5)
+    });
+    gradcheck("add_layer_norm x + x", &[(4, 6), (1, 6), (1, 6)], |_, x| {
+        x[0].add_layer_norm(x[0], x[1], x[2], 1e-5)
+    });
     gradcheck("layer_norm", &[(4, 6), (1, 6), (1, 6)], |_, x| {
         x[0].scale(3.0).layer_norm(x[1], x[2], 1e-5)
     });
@@ -155,10 +163,31 @@ fn attention_fused_and_reference() {
 }
 
 #[test]
+fn attention_on_column_bands() {
+    let shape = Heads { batch: 2, heads: 2 };
+    let keep = Mat::from_fn(8, 4, |i, j| if j > i % 4 { 0.0 } else { 1.0 });
+    // self-attention: Q, K, V side by side in one (B·S, 3D) value
+    gradcheck("attention_bands qkv", &[(8, 12)], |_, x| {
+        attention_bands((x[0], 0), (x[0], 4), (x[0], 8), 4, shape, Some(&keep), true).context
+    });
+    // cross-attention: K, V side by side; and K = V the same whole value
+    gradcheck("attention_bands kv", &[(6, 4), (8, 8)], |_, x| {
+        attention_bands((x[0], 0), (x[1], 0), (x[1], 4), 4, shape, None, true).context
+    });
+    gradcheck("attention k = v", &[(6, 4), (8, 4)], |_, x| {
+        attention(x[0], x[1], x[1], shape, None, false).context
+    });
+}
+
+#[test]
 fn gru_step_fused_and_reference() {
     let shapes = [(3, 4), (3, 12), (4, 12), (1, 12)];
     gradcheck("gru_step", &shapes, |_, x| x[0].gru_step(x[1], x[2], x[3]));
     gradcheck("gru_step_reference", &shapes, |_, x| {
         autograd::ops::gru::gru_step_reference(x[0], x[1], x[2], x[3])
+    });
+    // two steps reading rows 3..6 and 6..9 of one projection matrix
+    gradcheck("gru_step_at", &[(3, 4), (9, 12), (4, 12), (1, 12)], |_, x| {
+        x[0].gru_step_at(x[1], 3, x[2], x[3]).gru_step_at(x[1], 6, x[2], x[3])
     });
 }

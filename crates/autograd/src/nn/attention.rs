@@ -10,7 +10,7 @@ use faer::Mat;
 
 use crate::nn::init;
 use crate::nn::layers::Linear;
-use crate::{Attended, Heads, Params, Real, Var, attention};
+use crate::{Attended, Heads, Params, Real, Var, attention_bands, concat_cols};
 
 #[derive(Clone, Debug)]
 pub struct MultiHeadAttention {
@@ -61,9 +61,34 @@ impl MultiHeadAttention {
         batch: usize,
         keep: Option<&Mat<T>>,
     ) -> Attended<'t, T> {
-        let (q, k, v) = (self.w_q.forward(x_q), self.w_k.forward(x_kv), self.w_v.forward(x_kv));
         let shape = Heads { batch, heads: self.heads };
-        let attended = attention(q, k, v, shape, keep, self.scaled);
+        let d = x_q.shape().1;
+        let biased = [&self.w_q, &self.w_k, &self.w_v].iter().all(|p| p.b.is_some());
+        let attended = if !biased {
+            // (fields set by hand without biases: three separate products)
+            let (q, k, v) = (self.w_q.forward(x_q), self.w_k.forward(x_kv), self.w_v.forward(x_kv));
+            attention_bands((q, 0), (k, 0), (v, 0), d, shape, keep, self.scaled)
+        } else if x_q.id() == x_kv.id() {
+            // self-attention: Q, K, V in one product x·[W^Q W^K W^V], (B·S, 3d)
+            let qkv = fused(&[&self.w_q, &self.w_k, &self.w_v], x_q);
+            attention_bands((qkv, 0), (qkv, d), (qkv, 2 * d), d, shape, keep, self.scaled)
+        } else {
+            // cross-attention: Q from x_q; K and V in one product from x_kv
+            let q = self.w_q.forward(x_q);
+            let kv = fused(&[&self.w_k, &self.w_v], x_kv);
+            attention_bands((q, 0), (kv, 0), (kv, d), d, shape, keep, self.scaled)
+        };
         Attended { context: self.w_o.forward(attended.context), weights: attended.weights }
     }
+}
+
+/// `x·[W₁ W₂ …] + [b₁ b₂ …]`: several projections of the same input as one
+/// product (one pass over `x`, and in backward one product for `dx`). The
+/// weights stay separate parameters; they are put side by side on the tape
+/// (a small copy) and their gradients split back.
+fn fused<'t, T: Real>(projections: &[&Linear], x: Var<'t, T>) -> Var<'t, T> {
+    let tape = x.tape();
+    let w: Vec<_> = projections.iter().map(|p| tape.param(p.w)).collect();
+    let b: Vec<_> = projections.iter().filter_map(|p| p.b.map(|b| tape.param(b))).collect();
+    x.linear(concat_cols(&w), concat_cols(&b))
 }

@@ -84,8 +84,10 @@ impl Gru {
         let gi = self.cell.project(x); // (S·B, 3H)
         let mut h = h0.unwrap_or_else(|| tape.input(Mat::zeros(batch, self.cell.hidden)));
         let mut states = Vec::with_capacity(steps);
+        let (w_h, b_h) = (tape.param(self.cell.w_h), tape.param(self.cell.b_h));
         for t in 0..steps {
-            h = self.cell.step(h, gi.slice_rows(t * batch, batch));
+            // step t reads rows t·B .. (t+1)·B of gi in place
+            h = h.gru_step_at(gi, t * batch, w_h, b_h);
             states.push(h);
         }
         (concat_rows(&states), h)

@@ -82,6 +82,12 @@ impl LayerNorm {
         let tape = x.tape();
         x.layer_norm(tape.param(self.gamma), tape.param(self.beta), self.eps)
     }
+
+    /// `forward(x + y)` as one op: a Post-LN residual connection.
+    pub fn forward_add<'t, T: Real>(&self, x: Var<'t, T>, y: Var<'t, T>) -> Var<'t, T> {
+        let tape = x.tape();
+        x.add_layer_norm(y, tape.param(self.gamma), tape.param(self.beta), self.eps)
+    }
 }
 
 /// The position-wise feed-forward network: `ReLU(x·W₁ + b₁)·W₂ + b₂`.
@@ -106,7 +112,13 @@ impl FeedForward {
     }
 
     pub fn forward<'t, T: Real>(&self, x: Var<'t, T>) -> Var<'t, T> {
-        self.down.forward(self.up.forward(x).relu())
+        let tape = x.tape();
+        // x·W₁ + b₁ and its ReLU in one op (`up.forward(x).relu()`, faster)
+        let hidden = match self.up.b {
+            Some(b1) => x.linear_relu(tape.param(self.up.w), tape.param(b1)),
+            None => self.up.forward(x).relu(),
+        };
+        self.down.forward(hidden)
     }
 }
 

@@ -64,8 +64,8 @@ impl EncoderLayer {
         match self.norm {
             Norm::Post => {
                 let a = self.attn.forward(x, x, batch, keep);
-                let x = self.ln1.forward(x.add(a.context));
-                (self.ln2.forward(x.add(self.ff.forward(x))), a.weights)
+                let x = self.ln1.forward_add(x, a.context);
+                (self.ln2.forward_add(x, self.ff.forward(x)), a.weights)
             }
             Norm::Pre => {
                 let h = self.ln1.forward(x);
@@ -138,10 +138,10 @@ impl DecoderLayer {
         match self.norm {
             Norm::Post => {
                 let s = self.self_attn.forward(y, y, batch, self_keep);
-                let y = self.ln1.forward(y.add(s.context));
+                let y = self.ln1.forward_add(y, s.context);
                 let c = self.cross_attn.forward(y, memory, batch, cross_keep);
-                let y = self.ln2.forward(y.add(c.context));
-                let y = self.ln3.forward(y.add(self.ff.forward(y)));
+                let y = self.ln2.forward_add(y, c.context);
+                let y = self.ln3.forward_add(y, self.ff.forward(y));
                 (y, DecoderWeights { self_attn: s.weights, cross_attn: c.weights })
             }
             Norm::Pre => {

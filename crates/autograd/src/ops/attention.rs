@@ -59,29 +59,66 @@ fn band<T: Real>(m: &Mat<T>, c0: usize, rows: usize, cols: usize) -> MatRef<'_, 
     m.as_ref().submatrix(0, c0, rows, cols)
 }
 
-/// (B·S, D) → (S, B·D): sequence `b` becomes columns `b·D ..`.
-fn compact<T: Real>(x: &Mat<T>, batch: usize) -> Mat<T> {
-    let (s, d) = (x.nrows() / batch, x.ncols());
+/// Columns `c0 .. c0 + d` of a (B·S, ·) matrix → (S, B·d): sequence `b`
+/// becomes columns `b·d ..`.
+fn compact<T: Real>(x: &Mat<T>, c0: usize, d: usize, batch: usize) -> Mat<T> {
+    let s = x.nrows() / batch;
     let mut out = crate::pool::take(s, batch * d);
     for b in 0..batch {
         for j in 0..d {
-            out.col_as_slice_mut(b * d + j).copy_from_slice(&x.col_as_slice(j)[b * s..(b + 1) * s]);
+            let src = &x.col_as_slice(c0 + j)[b * s..(b + 1) * s];
+            out.col_as_slice_mut(b * d + j).copy_from_slice(src);
         }
     }
     out
 }
 
-/// `dst (+)= ` the (B·S, D) layout of a compact (S, B·D) matrix.
-fn uncompact<T: Real>((dst, how): (&mut Mat<T>, Accum), xc: &Mat<T>, batch: usize) {
+/// The (B·S, ·) layout of compact (S, B·d) gradients, into columns
+/// `c0 .. c0 + d` of the gradient of the node each came from. `parts` are
+/// (node, c0, compact gradient); several may share a node (a fused Q/K/V
+/// projection, or K and V the same value). A column already holding a sum is
+/// added to, a fresh one overwritten; a fresh column no part covers is zeroed.
+fn uncompact_into<T: Real>(
+    b: &mut crate::Back<'_, T>,
+    parts: &[(usize, usize, &Mat<T>)],
+    batch: usize,
+) {
+    for (n, &(id, _, _)) in parts.iter().enumerate() {
+        if parts[..n].iter().any(|p| p.0 == id) || !b.wants(id) {
+            continue; // done with an earlier part, or not needed
+        }
+        let (g, how) = b.grad_slot(id);
+        let mut written = vec![how == Accum::Add; g.ncols()];
+        for &(_, c0, xc) in parts[n..].iter().filter(|p| p.0 == id) {
+            let (s, d) = (xc.nrows(), xc.ncols() / batch);
+            for j in 0..d {
+                let dst = g.col_as_slice_mut(c0 + j);
+                for bi in 0..batch {
+                    let (src, out) = (xc.col_as_slice(bi * d + j), &mut dst[bi * s..(bi + 1) * s]);
+                    if written[c0 + j] {
+                        out.iter_mut().zip(src).for_each(|(o, &v)| *o += v);
+                    } else {
+                        out.copy_from_slice(src);
+                    }
+                }
+                written[c0 + j] = true;
+            }
+        }
+        for j in 0..g.ncols() {
+            if !written[j] {
+                g.col_as_slice_mut(j).fill(T::zero());
+            }
+        }
+    }
+}
+
+/// `dst = ` the (B·S, D) layout of a compact (S, B·D) matrix.
+fn uncompact<T: Real>(dst: &mut Mat<T>, xc: &Mat<T>, batch: usize) {
     let (s, d) = (xc.nrows(), xc.ncols() / batch);
     for b in 0..batch {
         for j in 0..d {
             let src = xc.col_as_slice(b * d + j);
-            let out = &mut dst.col_as_slice_mut(j)[b * s..(b + 1) * s];
-            match how {
-                Accum::Replace => out.copy_from_slice(src),
-                Accum::Add => out.iter_mut().zip(src).for_each(|(o, &v)| *o += v),
-            }
+            dst.col_as_slice_mut(j)[b * s..(b + 1) * s].copy_from_slice(src);
         }
     }
 }
@@ -100,16 +137,36 @@ pub fn attention<'t, T: Real>(
     keep: Option<&Mat<T>>,
     scaled: bool,
 ) -> Attended<'t, T> {
+    let d = q.shape().1;
+    attention_bands((q, 0), (k, 0), (v, 0), d, shape, keep, scaled)
+}
+
+/// [`attention`] with Q, K and V read from column bands `c0 .. c0 + d` of
+/// their values: `q = (value, c0)`. A self-attention layer projects Q, K, V
+/// in one product, (B·S, 3D), and passes its three bands; the gradients go
+/// back into the same bands.
+#[track_caller]
+pub fn attention_bands<'t, T: Real>(
+    (q, q0): (Var<'t, T>, usize),
+    (k, k0): (Var<'t, T>, usize),
+    (v, v0): (Var<'t, T>, usize),
+    d: usize,
+    shape: Heads,
+    keep: Option<&Mat<T>>,
+    scaled: bool,
+) -> Attended<'t, T> {
     let Heads { batch, heads } = shape;
-    let ((nq, d), (nk, dk), (nv, dv)) = (q.shape(), k.shape(), v.shape());
+    let ((nq, cq), (nk, ck), (nv, cv)) = (q.shape(), k.shape(), v.shape());
     assert!(
-        d == dk
-            && d == dv
+        q0 + d <= cq
+            && k0 + d <= ck
+            && v0 + d <= cv
             && nk == nv
             && d.is_multiple_of(heads)
             && nq.is_multiple_of(batch)
             && nk.is_multiple_of(batch),
-        "attention: q {nq}×{d}, k {nk}×{dk}, v {nv}×{dv} do not fit {batch} sequences of {heads} heads"
+        "attention: q {nq}×{cq}, k {nk}×{ck}, v {nv}×{cv} (bands at {q0}, {k0}, {v0} of width \
+         {d}) do not fit {batch} sequences of {heads} heads"
     );
     let (sq, sk, dh) = (nq / batch, nk / batch, d / heads);
     if let Some(m) = keep {
@@ -126,8 +183,11 @@ pub fn attention<'t, T: Real>(
     let qkv_cols = move |n: usize| n * dh;
     let p_cols = move |n: usize| n * sk..(n + 1) * sk;
 
-    let (qc, kc, vc) =
-        (compact(&q.value(), batch), compact(&k.value(), batch), compact(&v.value(), batch));
+    let (qc, kc, vc) = (
+        compact(&q.value(), q0, d, batch),
+        compact(&k.value(), k0, d, batch),
+        compact(&v.value(), v0, d, batch),
+    );
     let mut p = crate::pool::take(sq, blocks * sk); // (S_q, B·h·S_k)
     let mut cc = crate::pool::take(sq, batch * d); // (S_q, B·D)
     // One kind of product at a time over all blocks: a tiny kernel called
@@ -155,15 +215,19 @@ pub fn attention<'t, T: Real>(
         );
     }
     let mut context = crate::pool::take(nq, d);
-    uncompact((&mut context, Accum::Replace), &cc, batch);
+    uncompact(&mut context, &cc, batch);
     crate::pool::give(cc);
 
     let tape = q.tape();
     let p_id = tape.input(p).id();
+    // the compact Q, K, V are kept for backward as constant nodes, so that
+    // they go back to the pool with the tape
+    let [qc_id, kc_id, vc_id] = [qc, kc, vc].map(|m| tape.input(m).id());
     let (q_id, k_id, v_id) = (q.id(), k.id(), v.id());
     let context = tape.push(context, &[q_id, k_id, v_id], move |bk, dout| {
         let p = bk.value(p_id);
-        let dc = compact(dout, batch); // (S_q, B·D)
+        let (qc, kc, vc) = (bk.value(qc_id), bk.value(kc_id), bk.value(vc_id));
+        let dc = compact(dout, 0, d, batch); // (S_q, B·D)
         let mut dq = crate::pool::take(sq, batch * d);
         let mut dkc = crate::pool::take(sk, batch * d);
         let mut dvc = crate::pool::take(sk, batch * d);
@@ -176,7 +240,7 @@ pub fn attention<'t, T: Real>(
                 dst,
                 Accum::Replace,
                 band(&dc, qkv_cols(n), sq, dh),
-                band(&vc, qkv_cols(n), sk, dh).transpose(),
+                band(vc, qkv_cols(n), sk, dh).transpose(),
             );
         }
         for n in 0..blocks {
@@ -200,7 +264,7 @@ pub fn attention<'t, T: Real>(
                 dst,
                 Accum::Replace,
                 band(&ds, p_cols(n).start, sq, sk),
-                band(&kc, qkv_cols(n), sk, dh),
+                band(kc, qkv_cols(n), sk, dh),
                 s,
             );
         }
@@ -211,19 +275,11 @@ pub fn attention<'t, T: Real>(
                 dst,
                 Accum::Replace,
                 band(&ds, p_cols(n).start, sq, sk).transpose(),
-                band(&qc, qkv_cols(n), sq, dh),
+                band(qc, qkv_cols(n), sq, dh),
                 s,
             );
         }
-        if bk.wants(q_id) {
-            uncompact(bk.grad_slot(q_id), &dq, batch);
-        }
-        if bk.wants(k_id) {
-            uncompact(bk.grad_slot(k_id), &dkc, batch);
-        }
-        if bk.wants(v_id) {
-            uncompact(bk.grad_slot(v_id), &dvc, batch);
-        }
+        uncompact_into(bk, &[(q_id, q0, &dq), (k_id, k0, &dkc), (v_id, v0, &dvc)], batch);
         for m in [dc, dq, dkc, dvc, dp, ds] {
             crate::pool::give(m);
         }

@@ -6,7 +6,7 @@
 //! n  = tanh(gi_n + r ⊙ gh_n)                         all steps at once
 //! h' = (1 − z) ⊙ n + z ⊙ h
 //! ```
-//! Saved for backward: r, z, n and gh_n. Backward, from dh':
+//! Saved for backward: r, z, n and gh (for gh_n). Backward, from dh':
 //! ```text
 //! dn = dh' ⊙ (1 − z)             dz = dh' ⊙ (h − n)       dh = dh' ⊙ z
 //! dâ_n = dn ⊙ (1 − n²)           dâ_z = dz ⊙ z(1 − z)     dâ_r = (dâ_n ⊙ gh_n) ⊙ r(1 − r)
@@ -26,86 +26,115 @@ impl<'t, T: Real> Var<'t, T> {
     /// `b_h` (1, 3H). Returns the new state (B, H).
     #[track_caller]
     pub fn gru_step(self, gi: Var<'t, T>, w_h: Var<'t, T>, b_h: Var<'t, T>) -> Var<'t, T> {
-        let (h_id, gi_id, w_id, b_id) = (self.id, gi.id, w_h.id, b_h.id);
+        let batch = self.shape().0;
+        assert_eq!(gi.shape().0, batch, "gru_step: h has {batch} rows, gi {:?}", gi.shape());
+        self.gru_step_at(gi, 0, w_h, b_h)
+    }
+
+    /// [`Var::gru_step`] reading this step's input projection from rows
+    /// `row0 .. row0 + B` of `gi_all` (the projections of every step, as
+    /// [`crate::nn::Gru`] computes them in one product) — no slice is copied
+    /// out, and the backward writes straight into that band of its gradient.
+    #[track_caller]
+    pub fn gru_step_at(
+        self,
+        gi_all: Var<'t, T>,
+        row0: usize,
+        w_h: Var<'t, T>,
+        b_h: Var<'t, T>,
+    ) -> Var<'t, T> {
+        let (h_id, gi_id, w_id, b_id) = (self.id, gi_all.id, w_h.id, b_h.id);
         let (batch, hid) = self.shape();
+        let rows = row0..row0 + batch;
         assert!(
-            gi.shape() == (batch, 3 * hid)
+            gi_all.shape().0 >= rows.end
+                && gi_all.shape().1 == 3 * hid
                 && w_h.shape() == (hid, 3 * hid)
                 && b_h.shape() == (1, 3 * hid),
-            "gru_step: h {batch}×{hid}, gi {:?}, W_h {:?}, b_h {:?}",
-            gi.shape(),
+            "gru_step: h {batch}×{hid}, gi rows {rows:?} of {:?}, W_h {:?}, b_h {:?}",
+            gi_all.shape(),
             w_h.shape(),
             b_h.shape()
         );
-        // Saved for backward: r, z, n (B, H) each, and gh_n (B, H).
+        // Saved for backward: r, z, n (B, H) each, and gh (B, 3H) for gh_n.
         let (mut r, mut z, mut n) = (
             crate::pool::take(batch, hid),
             crate::pool::take(batch, hid),
             crate::pool::take(batch, hid),
         );
-        let mut ghn = crate::pool::take(batch, hid);
+        let mut gh = crate::pool::take(batch, 3 * hid);
         let out = {
-            let (h, gi, w, b) = (self.value(), gi.value(), w_h.value(), b_h.value());
-            let mut gh = crate::pool::take(batch, 3 * hid); // (B, 3H)
+            let (h, gi, w, b) = (self.value(), gi_all.value(), w_h.value(), b_h.value());
             for j in 0..3 * hid {
                 gh.col_as_slice_mut(j).fill(b[(0, j)]);
             }
             mm(gh.as_mut(), Accum::Add, h.as_ref(), w.as_ref());
             let mut out = crate::pool::take(batch, hid);
+            let gi_col = |k: usize| &gi.col_as_slice(k)[rows.clone()];
             for j in 0..hid {
-                let (gir, giz, gin) =
-                    (gi.col_as_slice(j), gi.col_as_slice(hid + j), gi.col_as_slice(2 * hid + j));
-                let (ghr, ghz) = (gh.col_as_slice(j), gh.col_as_slice(hid + j));
-                ghn.col_as_slice_mut(j).copy_from_slice(gh.col_as_slice(2 * hid + j));
+                let (gir, giz, gin) = (gi_col(j), gi_col(hid + j), gi_col(2 * hid + j));
+                let (ghr, ghz, ghn) =
+                    (gh.col_as_slice(j), gh.col_as_slice(hid + j), gh.col_as_slice(2 * hid + j));
                 let (rc, zc, nc) =
                     (r.col_as_slice_mut(j), z.col_as_slice_mut(j), n.col_as_slice_mut(j));
-                let (hc, oc, ghnc) =
-                    (h.col_as_slice(j), out.col_as_slice_mut(j), ghn.col_as_slice(j));
+                let (hc, oc) = (h.col_as_slice(j), out.col_as_slice_mut(j));
                 for i in 0..batch {
                     rc[i] = sigmoid(gir[i] + ghr[i]);
                     zc[i] = sigmoid(giz[i] + ghz[i]);
-                    nc[i] = (gin[i] + rc[i] * ghnc[i]).tanh();
+                    nc[i] = (gin[i] + rc[i] * ghn[i]).tanh();
                     oc[i] = (T::one() - zc[i]) * nc[i] + zc[i] * hc[i];
                 }
             }
-            crate::pool::give(gh);
             out
         };
+        let whole = row0 == 0 && gi_all.shape().0 == batch;
         self.tape.push(out, &[h_id, gi_id, w_id, b_id], move |b, dout| {
             let (h, w) = (b.value(h_id), b.value(w_id));
             let one = T::one();
             let mut dgh = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n ⊙ r]
-            let mut dgi = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n]
+            let mut da_n = vec![T::zero(); batch];
+            // dgi = [dâ_r, dâ_z, dâ_n] goes straight into this step's rows of
+            // gi's gradient (only `Replace` when gi is this step's alone)
+            let mut dgi = b
+                .wants(gi_id)
+                .then(|| if whole { b.grad_slot(gi_id) } else { (b.grad(gi_id), Accum::Add) });
             for j in 0..hid {
-                let (rc, zc, nc, ghnc) =
-                    (r.col_as_slice(j), z.col_as_slice(j), n.col_as_slice(j), ghn.col_as_slice(j));
-                let (hc, dc) = (h.col_as_slice(j), dout.col_as_slice(j));
-                let mut da_r = vec![T::zero(); batch];
-                let mut da_z = vec![T::zero(); batch];
-                let mut da_n = vec![T::zero(); batch];
+                let (rc, zc, nc) = (r.col_as_slice(j), z.col_as_slice(j), n.col_as_slice(j));
+                let (ghn, hc, dc) =
+                    (gh.col_as_slice(2 * hid + j), h.col_as_slice(j), dout.col_as_slice(j));
                 for i in 0..batch {
                     da_n[i] = dc[i] * (one - zc[i]) * (one - nc[i] * nc[i]);
-                    da_z[i] = dc[i] * (hc[i] - nc[i]) * zc[i] * (one - zc[i]);
-                    da_r[i] = da_n[i] * ghnc[i] * rc[i] * (one - rc[i]);
                 }
-                dgi.col_as_slice_mut(j).copy_from_slice(&da_r);
-                dgi.col_as_slice_mut(hid + j).copy_from_slice(&da_z);
-                dgi.col_as_slice_mut(2 * hid + j).copy_from_slice(&da_n);
-                dgh.col_as_slice_mut(j).copy_from_slice(&da_r);
-                dgh.col_as_slice_mut(hid + j).copy_from_slice(&da_z);
-                for (d, (&a, &rv)) in
-                    dgh.col_as_slice_mut(2 * hid + j).iter_mut().zip(da_n.iter().zip(rc))
-                {
-                    *d = a * rv;
+                let da_z = dgh.col_as_slice_mut(hid + j);
+                for i in 0..batch {
+                    da_z[i] = dc[i] * (hc[i] - nc[i]) * zc[i] * (one - zc[i]);
+                }
+                let da_r = dgh.col_as_slice_mut(j);
+                for i in 0..batch {
+                    da_r[i] = da_n[i] * ghn[i] * rc[i] * (one - rc[i]);
+                }
+                let dn = dgh.col_as_slice_mut(2 * hid + j);
+                for i in 0..batch {
+                    dn[i] = da_n[i] * rc[i];
+                }
+                if let Some((g, how)) = dgi.as_mut() {
+                    for (k, src) in [
+                        (j, dgh.col_as_slice(j)),
+                        (hid + j, dgh.col_as_slice(hid + j)),
+                        (2 * hid + j, &da_n[..]),
+                    ] {
+                        let dst = &mut g.col_as_slice_mut(k)[rows.clone()];
+                        match how {
+                            Accum::Replace => dst.copy_from_slice(src),
+                            Accum::Add => dst.iter_mut().zip(src).for_each(|(d, &s)| *d += s),
+                        }
+                    }
                 }
             }
             if b.wants(h_id) {
                 // the direct path h' = … + z ⊙ h, then the path through gh
                 super::accumulate(b.grad_slot(h_id), dout, &z, |d, zv| d * zv);
                 mm(b.grad(h_id).as_mut(), Accum::Add, dgh.as_ref(), w.transpose());
-            }
-            if b.wants(gi_id) {
-                super::add_into(b.grad_slot(gi_id), &dgi);
             }
             if b.wants(w_id) {
                 let (g, acc) = b.grad_slot(w_id);
@@ -118,7 +147,6 @@ impl<'t, T: Real> Var<'t, T> {
                 }
             }
             crate::pool::give(dgh);
-            crate::pool::give(dgi);
         })
     }
 }

@@ -37,6 +37,46 @@ fn matmul_backward<T: Real>(b: &mut crate::Back<'_, T>, dout: &Mat<T>, x_id: usi
     }
 }
 
+/// `x·w + bias`, bias a (1, m) row: the output starts as the bias, and the
+/// product is added to it.
+#[track_caller]
+fn linear_forward<T: Real>(x: &Mat<T>, w: &Mat<T>, bias: &Mat<T>) -> Mat<T> {
+    assert!(
+        x.ncols() == w.nrows() && bias.nrows() == 1 && bias.ncols() == w.ncols(),
+        "linear: {}×{} · {}×{} + {}×{}",
+        x.nrows(),
+        x.ncols(),
+        w.nrows(),
+        w.ncols(),
+        bias.nrows(),
+        bias.ncols()
+    );
+    let mut out = crate::pool::take(x.nrows(), w.ncols());
+    for j in 0..w.ncols() {
+        out.col_as_slice_mut(j).fill(bias[(0, j)]);
+    }
+    mm(out.as_mut(), Accum::Add, x.as_ref(), w.as_ref());
+    out
+}
+
+/// The backward of `out = x·w + 1·bias`: the product's gradients, and
+/// `dbias += Σ_rows dout`.
+fn linear_backward<T: Real>(
+    b: &mut crate::Back<'_, T>,
+    dout: &Mat<T>,
+    x_id: usize,
+    w_id: usize,
+    b_id: usize,
+) {
+    matmul_backward(b, dout, x_id, w_id);
+    if b.wants(b_id) {
+        let g = b.grad(b_id);
+        for j in 0..dout.ncols() {
+            g[(0, j)] += super::sum(dout.col_as_slice(j));
+        }
+    }
+}
+
 impl<'t, T: Real> Var<'t, T> {
     /// `self · w`: (n, k)·(k, m) → (n, m).
     #[track_caller]
@@ -65,34 +105,38 @@ impl<'t, T: Real> Var<'t, T> {
     #[track_caller]
     pub fn linear(self, w: Var<'t, T>, bias: Var<'t, T>) -> Var<'t, T> {
         let (x_id, w_id, b_id) = (self.id, w.id, bias.id);
-        let out = {
-            let (x, w, bias) = (self.value(), w.value(), bias.value());
-            assert!(
-                x.ncols() == w.nrows() && bias.nrows() == 1 && bias.ncols() == w.ncols(),
-                "linear: {}×{} · {}×{} + {}×{}",
-                x.nrows(),
-                x.ncols(),
-                w.nrows(),
-                w.ncols(),
-                bias.nrows(),
-                bias.ncols()
-            );
-            let mut out = crate::pool::take(x.nrows(), w.ncols());
-            for j in 0..w.ncols() {
-                out.col_as_slice_mut(j).fill(bias[(0, j)]);
-            }
-            mm(out.as_mut(), Accum::Add, x.as_ref(), w.as_ref());
-            out
-        };
+        let out = linear_forward(&self.value(), &w.value(), &bias.value());
         self.tape.push(out, &[x_id, w_id, b_id], move |b, dout| {
             // out = x·w + 1·bias: the product's gradients, and dbias += Σ_rows dout
-            matmul_backward(b, dout, x_id, w_id);
-            if b.wants(b_id) {
-                let g = b.grad(b_id);
-                for j in 0..dout.ncols() {
-                    g[(0, j)] += super::sum(dout.col_as_slice(j));
+            linear_backward(b, dout, x_id, w_id, b_id);
+        })
+    }
+
+    /// `max(0, self · w + bias)`: a Linear layer and its ReLU in one op. The
+    /// ReLU runs in place on the product (no second matrix, no second node),
+    /// and backward reads its mask off the output: `out > 0` exactly where
+    /// `x·w + bias > 0`.
+    #[track_caller]
+    pub fn linear_relu(self, w: Var<'t, T>, bias: Var<'t, T>) -> Var<'t, T> {
+        let (x_id, w_id, b_id) = (self.id, w.id, bias.id);
+        let mut out = linear_forward(&self.value(), &w.value(), &bias.value());
+        for j in 0..out.ncols() {
+            for v in out.col_as_slice_mut(j) {
+                *v = if *v > T::zero() { *v } else { T::zero() };
+            }
+        }
+        self.tape.push(out, &[x_id, w_id, b_id], move |b, dout| {
+            // through the ReLU: the gradient where the output is positive
+            let y = b.output();
+            let mut d_lin = crate::pool::take(dout.nrows(), dout.ncols());
+            for j in 0..dout.ncols() {
+                let (yc, dc) = (y.col_as_slice(j), dout.col_as_slice(j));
+                for ((d, &yv), &dv) in d_lin.col_as_slice_mut(j).iter_mut().zip(yc).zip(dc) {
+                    *d = if yv > T::zero() { dv } else { T::zero() };
                 }
             }
+            linear_backward(b, &d_lin, x_id, w_id, b_id);
+            crate::pool::give(d_lin);
         })
     }
 

@@ -1,7 +1,8 @@
 //! Ops that move numbers without changing them: transpose, split and
 //! combine heads, concatenate, slice. Their backward moves the gradient back.
 
-use super::add_into;
+use faer::Accum;
+
 use crate::{Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
@@ -87,10 +88,20 @@ impl<'t, T: Real> Var<'t, T> {
         let a_id = self.id;
         let (rows, cols) = self.shape();
         assert!(start + len <= rows, "slice_rows: {start}..{} of {rows} rows", start + len);
-        let out = self.value().as_ref().submatrix(start, 0, len, cols).to_owned();
+        let out = {
+            let x = self.value();
+            let mut out = crate::pool::take(len, cols);
+            for j in 0..cols {
+                out.col_as_slice_mut(j).copy_from_slice(&x.col_as_slice(j)[start..start + len]);
+            }
+            out
+        };
         self.tape.push(out, &[a_id], move |b, dout| {
-            let mut dst = b.grad(a_id).as_mut().submatrix_mut(start, 0, len, cols);
-            dst += dout.as_ref();
+            let g = b.grad(a_id);
+            for j in 0..cols {
+                let dst = &mut g.col_as_slice_mut(j)[start..start + len];
+                dst.iter_mut().zip(dout.col_as_slice(j)).for_each(|(d, &s)| *d += s);
+            }
         })
     }
 
@@ -100,7 +111,14 @@ impl<'t, T: Real> Var<'t, T> {
         let a_id = self.id;
         let (rows, cols) = self.shape();
         assert!(start + len <= cols, "slice_cols: {start}..{} of {cols} columns", start + len);
-        let out = self.value().as_ref().submatrix(0, start, rows, len).to_owned();
+        let out = {
+            let x = self.value();
+            let mut out = crate::pool::take(rows, len);
+            for j in 0..len {
+                out.col_as_slice_mut(j).copy_from_slice(x.col_as_slice(start + j));
+            }
+            out
+        };
         self.tape.push(out, &[a_id], move |b, dout| {
             let mut dst = b.grad(a_id).as_mut().submatrix_mut(0, start, rows, len);
             dst += dout.as_ref();
@@ -128,8 +146,14 @@ pub fn concat_rows<'t, T: Real>(parts: &[Var<'t, T>]) -> Var<'t, T> {
         let mut at = 0;
         for (&id, &(r, _)) in ids.iter().zip(&shapes) {
             if b.wants(id) {
-                let part = dout.as_ref().submatrix(at, 0, r, cols).to_owned();
-                add_into(b.grad_slot(id), &part);
+                let (g, how) = b.grad_slot(id);
+                for j in 0..cols {
+                    let (src, dst) = (&dout.col_as_slice(j)[at..at + r], g.col_as_slice_mut(j));
+                    match how {
+                        Accum::Replace => dst.copy_from_slice(src),
+                        Accum::Add => dst.iter_mut().zip(src).for_each(|(d, &s)| *d += s),
+                    }
+                }
             }
             at += r;
         }

@@ -28,11 +28,19 @@ pub(crate) fn softmax_in_place<T: Real>(
         |j: usize| keep.map(|(m, row0)| &m.col_as_slice(j - cols.start)[row0..row0 + rows]);
     let mut max = vec![T::of(f64::NEG_INFINITY); rows];
     for j in cols.clone() {
-        let (col, mask) = (x.col_as_slice(j), mask_col(j));
-        for i in 0..rows {
-            let kept = mask.is_none_or(|m| m[i] != T::zero());
-            if kept && col[i] > max[i] {
-                max[i] = col[i];
+        // branch-free (a dropped entry counts as −∞), so the loop vectorises
+        let col = x.col_as_slice(j);
+        match mask_col(j) {
+            None => {
+                for (m, &v) in max.iter_mut().zip(col) {
+                    *m = if v > *m { v } else { *m };
+                }
+            }
+            Some(mask) => {
+                for ((m, &v), &k) in max.iter_mut().zip(col).zip(mask) {
+                    let v = if k != T::zero() { v } else { T::of(f64::NEG_INFINITY) };
+                    *m = if v > *m { v } else { *m };
+                }
             }
         }
     }
