@@ -1,0 +1,120 @@
+//! Lecture 17 exercises 2 and 9, checked by running them.
+
+use autograd::nn::Seq2SeqConfig;
+use autograd::train::{Recipe, Trained, reversal_run};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+use record::{Notebook, say, show};
+
+use crate::variance::{dot, gaussian, mean_var};
+
+// ANCHOR: exercise_2
+/// Exercise 2: with components of variance σ², Var(q·k) = d_k σ⁴, and the
+/// divisor that brings it back to 1 is σ²√d_k.
+pub fn exercise_2(pairs: usize, seed: u64, nb: &mut Notebook) {
+    nb.demo("exercise_2", "L17 exercise 2 · Var(q·k) = d_k σ⁴");
+    let d = 64;
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    say!(nb, "d_k = {d}, {pairs} pairs per σ, seed {seed}");
+    say!(
+        nb,
+        "{:>5} {:>10} {:>10} {:>12} {:>16}",
+        "σ",
+        "Var(q·k)",
+        "d_k σ⁴",
+        "std ÷ √d_k",
+        "std ÷ (σ²√d_k)"
+    );
+    for sigma in [0.5, 2.0] {
+        let dots: Vec<f64> = (0..pairs)
+            .map(|_| dot(&gaussian(d, sigma, &mut rng), &gaussian(d, sigma, &mut rng)))
+            .collect();
+        let (_, var) = mean_var(&dots);
+        let std = var.sqrt();
+        let root = (d as f64).sqrt();
+        let tag = format!("ex2_sigma{}", if sigma < 1.0 { "05" } else { "2" });
+        let var = nb.value(&format!("{tag}_var"), show::num(var, 2));
+        let by_root = nb.value(&format!("{tag}_std_root"), show::num(std / root, 3));
+        let by_full =
+            nb.value(&format!("{tag}_std_full"), show::num(std / (sigma * sigma * root), 3));
+        let theory = show::num(d as f64 * sigma.powi(4), 2);
+        say!(nb, "{:>5} {var:>10} {theory:>10} {by_root:>12} {by_full:>16}", show::short(sigma));
+    }
+    say!(nb, "÷√d_k alone leaves a spread of σ²; only ÷σ²√d_k restores 1");
+}
+// ANCHOR_END: exercise_2
+
+/// The small Transformer of exercise 9.
+#[derive(Clone, Copy, Debug)]
+pub struct Ex9 {
+    pub d_k: usize,
+    pub heads: usize,
+    pub steps: u32,
+}
+
+/// Reversal at this length (Lecture 17 §9), this many steps.
+pub const LEN: usize = 16;
+
+// ANCHOR: exercise_9
+/// Exercise 9: the tiny Transformer of §9 learning reversal at L = 16 with
+/// the attention scale on and off (`Seq2SeqConfig::scaled_attention`).
+pub fn train_reversal(ex: &Ex9, scaled: bool, seed: u64) -> Trained {
+    let d_model = ex.d_k * ex.heads;
+    let recipe = Recipe::reversal(LEN, ex.steps);
+    let cfg = Seq2SeqConfig {
+        d_model,
+        heads: ex.heads,
+        d_ff: 4 * d_model,
+        scaled_attention: scaled,
+        ..Seq2SeqConfig::lecture17(recipe.vocab())
+    };
+    reversal_run(cfg, &recipe, seed).2
+}
+
+pub fn exercise_9(ex: &Ex9, seed: u64, nb: &mut Notebook) {
+    nb.demo("exercise_9", "L17 exercise 9 · The tiny Transformer with the scale turned off");
+    let d_model = ex.d_k * ex.heads;
+    let r = Recipe::reversal(LEN, ex.steps);
+    let (lr, steps) = (show::short(r.lr), ex.steps);
+    say!(
+        nb,
+        "reversal, L = {LEN}, {} symbols; d_model {d_model}, {} heads (d_k = {})",
+        r.symbols,
+        ex.heads,
+        ex.d_k
+    );
+    say!(
+        nb,
+        "d_ff {}; Adam {lr} after {} warmup steps, batch {}, {steps} steps",
+        4 * d_model,
+        r.warmup,
+        r.batch
+    );
+    say!(nb, "then greedy decoding of {} new sequences", r.test);
+    let runs: Vec<(bool, u64)> =
+        [true, false].iter().flat_map(|&s| (0..2).map(move |k| (s, seed + k))).collect();
+    let results: Vec<Trained> =
+        runs.par_iter().map(|&(scaled, s)| train_reversal(ex, scaled, s)).collect();
+    say!(
+        nb,
+        "{:>10} {:>5} {:>13} {:>11} {:>11} {:>14}",
+        "attention",
+        "seed",
+        "loss < 0.1 at",
+        "final loss",
+        "token acc.",
+        "sequence acc."
+    );
+    for (&(scaled, s), r) in runs.iter().zip(&results) {
+        let tag = format!("ex9_{}_seed{}", if scaled { "scaled" } else { "raw" }, s - seed);
+        let below = r.first_below(0.1, 10).map_or("—".to_string(), |t| t.to_string());
+        let at = nb.value(&format!("{tag}_below_01"), below);
+        let loss = nb.value(&format!("{tag}_loss"), show::num(r.final_loss(10), 4));
+        let tokens = nb.value(&format!("{tag}_tokens"), show::num(r.token_accuracy, 3));
+        let seqs = nb.value(&format!("{tag}_sequences"), show::num(r.sequence_accuracy, 3));
+        let kind = if scaled { "÷√d_k" } else { "no scale" };
+        say!(nb, "{kind:>10} {s:>5} {at:>13} {loss:>11} {tokens:>11} {seqs:>14}");
+    }
+}
+// ANCHOR_END: exercise_9
