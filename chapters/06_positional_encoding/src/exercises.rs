@@ -1,0 +1,86 @@
+//! Lecture 17 exercise 6, checked by running it.
+
+use blocks::{matmul, scaled_dot_product_attention};
+use faer::Mat;
+use record::{Notebook, say, show};
+
+use crate::previous_token::{N, head};
+use crate::relative::{dot, shift};
+use crate::sinusoids::omega;
+use crate::sinusoids::table;
+
+// ANCHOR: exercise_6
+/// PE(p)·PE(p + k) = Σ_i cos(ω_i k): its value at k = 0, its symmetry in k,
+/// and how a non-symmetric W^Q still tells "before" from "after".
+pub fn exercise_6(d: usize, nb: &mut Notebook) {
+    nb.demo("exercise_6", "L17 exercise 6 · The dot product of two encodings");
+    let at0 = nb.value("ex6_k0", show::num(dot(50.0, 50.0, d), 2));
+    say!(nb, "d = {d}: PE(p)·PE(p) = {at0} = d/2 (every pair contributes sin² + cos² = 1)");
+    let worst = (1..=40)
+        .map(|k| (dot(50.0, 50.0 + f64::from(k), d) - dot(50.0, 50.0 - f64::from(k), d)).abs())
+        .fold(0.0, f64::max);
+    let worst = nb.value("ex6_symmetry", show::sci(worst, 1));
+    say!(
+        nb,
+        "max over k = 1..40 of |PE(50)·PE(50+k) − PE(50)·PE(50−k)| = {worst}: k and −k look alike"
+    );
+    let n = 20;
+    let x = table((0..n).map(|p| p as f64), d);
+    let back = shift(-1.0, d);
+    let w_q = Mat::from_fn(d, d, |r, c| 8.0 * back[(r, c)]);
+    let att = scaled_dot_product_attention(
+        matmul(x.as_ref(), w_q.as_ref()).as_ref(),
+        x.as_ref(),
+        x.as_ref(),
+        None,
+    );
+    let before = (1..n - 1).map(|i| att.weights[(i, i - 1)]).sum::<f64>() / (n - 2) as f64;
+    let after = (1..n - 1).map(|i| att.weights[(i, i + 1)]).sum::<f64>() / (n - 2) as f64;
+    let before = nb.value("ex6_before", show::num(before, 3));
+    let after = nb.value("ex6_after", show::num(after, 3));
+    say!(
+        nb,
+        "with W^Q = 8·M₋₁ (not symmetric): mean weight on i − 1 = {before}, on i + 1 = {after}"
+    );
+}
+// ANCHOR_END: exercise_6
+
+// ANCHOR: narrower
+/// A narrower clock: the slowest hand and the previous-token head with
+/// d_model = 16 beside the chapter's width, and the score gaps behind them.
+pub fn narrower(d: usize, nb: &mut Notebook) {
+    nb.demo("narrower", "Exercise · A narrower clock, d_model = 16");
+    say!(nb, "Δ(m)/β: score gap between the predecessor and a key m positions further away");
+    let head_row = ["d_model", "slowest wavelength", "β = 1: on i − 1", "β = 16: on i − 1"];
+    say!(
+        nb,
+        "{:>8} {:>20} {:>17} {:>17} {:>8} {:>8}",
+        head_row[0],
+        head_row[1],
+        head_row[2],
+        head_row[3],
+        "Δ(1)/β",
+        "Δ(19)/β"
+    );
+    let widths = if d == 16 { vec![16] } else { vec![16, d] };
+    for width in widths {
+        let slowest = 2.0 * std::f64::consts::PI / omega(width / 2 - 1, width);
+        let slowest =
+            nb.value(&format!("narrow_d{width}_slowest"), show::grouped(slowest.round() as usize));
+        let mut cells = Vec::new();
+        for beta in [1.0, 16.0] {
+            let (_, hits, mean) = head(width, beta);
+            let mean = nb.value(&format!("narrow_d{width}_b{beta}_weight"), show::num(mean, 3));
+            cells.push(format!("{mean} ({hits}/{})", N - 1));
+        }
+        // softmax sees only gaps: Σ_i (1 − cos ω_i m) / √d per unit of β
+        let gap = |m: f64| {
+            (0..width / 2).map(|i| 1.0 - libm::cos(omega(i, width) * m)).sum::<f64>()
+                / (width as f64).sqrt()
+        };
+        let g1 = nb.value(&format!("narrow_d{width}_gap1"), show::num(gap(1.0), 3));
+        let g19 = nb.value(&format!("narrow_d{width}_gap19"), show::num(gap(19.0), 2));
+        say!(nb, "{width:>8} {slowest:>20} {:>17} {:>17} {g1:>8} {g19:>8}", cells[0], cells[1]);
+    }
+}
+// ANCHOR_END: narrower

@@ -1,0 +1,7 @@
+//! `cargo run --release -p ch06_positional_encoding [-- --help]`
+
+use ch06_positional_encoding::{Options, run};
+
+fn main() -> std::io::Result<()> {
+    record::chapter_main(run, |o: &Options| o.figures.as_deref())
+}

@@ -1,0 +1,114 @@
+//! Pins everything chapter 06 prints, every value its page quotes and its
+//! figures, for the configuration the book shows — and checks those numbers
+//! against the lectures: exactly where they follow from the maths, in
+//! substance where they come from training. The full run trains 8 models,
+//! so it happens once and every test reads it.
+
+use std::sync::OnceLock;
+
+use ch06_positional_encoding::{Options, run};
+use record::Notebook;
+
+fn book_run() -> &'static Notebook {
+    static RUN: OnceLock<Notebook> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let mut nb = Notebook::quiet();
+        run(&Options::default(), &mut nb);
+        nb
+    })
+}
+
+fn get(name: &str) -> &'static str {
+    let v = book_run().values();
+    &v.iter().find(|(k, _)| k == name).unwrap_or_else(|| panic!("no value {name}")).1
+}
+
+fn num(name: &str) -> f64 {
+    get(name).parse().unwrap_or_else(|_| panic!("{name} = {}", get(name)))
+}
+
+#[test]
+fn output_values_and_figures_are_pinned() {
+    record::pin!(book_run());
+}
+
+#[test]
+fn the_sinusoids_figures_equal_the_lectures() {
+    assert_eq!(get("wavelength_first"), "6.3");
+    assert_eq!(get("wavelength_last"), "47,117");
+    for name in ["norm_min", "norm_max", "norm_formula"] {
+        assert_eq!(get(name), "5.6569", "{name}");
+    }
+    assert_eq!(get("d512_fastest"), "6.3");
+    assert_eq!(get("d512_slowest"), "60,611");
+    assert_eq!(get("d512_min_distance"), "3.714");
+    assert_eq!(get("d512_adjacent"), "2048/2048");
+}
+
+#[test]
+fn a_shift_is_a_rotation_and_dot_products_see_only_distance() {
+    for k in ["1", "3", "10", "40", "m5"] {
+        assert!(num(&format!("rotation_error_k{k}")) <= 1e-13, "k = {k}");
+        assert!(num(&format!("orthogonality_k{k}")) <= 1e-15, "k = {k}");
+    }
+    assert!(num("compose_error") <= 1e-14);
+    // the page: largest at k = 40, the lecture's bound exactly
+    assert_eq!(get("rotation_error_k40"), "2.8e-14");
+    for k in ["1", "3", "10", "m5"] {
+        assert!(num(&format!("rotation_error_k{k}")) <= num("rotation_error_k40"));
+    }
+    assert!(num("distance_only_error") <= 1e-13);
+    assert_eq!(get("rebounds"), "22");
+    assert!(num("dot_k100") > num("dot_k50"));
+}
+
+#[test]
+fn the_previous_token_head_finds_every_predecessor() {
+    let betas = ["1", "2", "4", "8", "16"];
+    let mut last = 0.0;
+    for b in betas {
+        assert_eq!(get(&format!("prev_hits_b{b}")), "19/19", "β = {b}");
+        let w = num(&format!("prev_weight_b{b}"));
+        assert!(w > last, "the weight grows with β");
+        last = w;
+    }
+    for tag in ["shift", "random"] {
+        assert_eq!(get(&format!("no_pe_{tag}_min")), "0.050");
+        assert_eq!(get(&format!("no_pe_{tag}_max")), "0.050");
+    }
+}
+
+#[test]
+fn training_agrees_with_the_lecture_in_substance() {
+    assert!(num("rev_none_tokens_mean") < 0.25, "no positions: near chance");
+    assert!(num("rev_none_tokens_mean") > num("chance"), "… yet a little better than guessing");
+    assert!(
+        num("rev_none_tokens_mean") < num("most_frequent"),
+        "below the bag-of-symbols baseline"
+    );
+    assert!(num("rev_sinusoidal_tokens_mean") > 0.99);
+    assert!(num("rev_learned_tokens_mean") > 0.99);
+    assert!(num("rev_scaled_tokens_mean") < 0.5, "× √d fails at 400 steps");
+    assert!(num("emb_norm_scaled") > 10.0 * num("pe_norm"));
+    assert!(num("cos_plain") < 0.1 && num("cos_scaled") > 0.75);
+    assert!(get("too_long_message").contains("only 8 rows"));
+}
+
+#[test]
+fn exercise_6_checks_out() {
+    assert_eq!(get("ex6_k0"), "32.00");
+    assert!(num("ex6_symmetry") <= 1e-13);
+    assert!(num("ex6_before") > 10.0 * num("ex6_after"));
+}
+
+#[test]
+fn a_narrower_clock_still_finds_every_predecessor_but_flatter() {
+    assert_eq!(get("narrow_d16_slowest"), "19,869");
+    for beta in ["1", "16"] {
+        assert!(
+            num(&format!("narrow_d16_b{beta}_weight")) < num(&format!("narrow_d64_b{beta}_weight"))
+        );
+    }
+    let demo = book_run().demos().iter().find(|d| d.anchor == "narrower").unwrap();
+    assert_eq!(demo.text.matches("(19/19)").count(), 4, "{}", demo.text);
+}
