@@ -146,6 +146,9 @@ pub enum Optimizer {
     Adam(f64),
 }
 
+/// One optimiser step: parameters updated in place from their gradients.
+type Update = Box<dyn FnMut(&mut Params<f32>, &Grads<f32>)>;
+
 // ANCHOR: train
 /// Train one layer for `steps` steps; the first step (a multiple of
 /// [`EVERY`]) at which held-out accuracy reaches 90%, if any.
@@ -159,7 +162,7 @@ pub fn first_step_to_target(
     progress: Option<&ProgressBar>,
 ) -> Option<u32> {
     let mut data = Pcg64Mcg::seed_from_u64(data_seed); // every run sees the same batches
-    let mut update: Box<dyn FnMut(&mut Params<f32>, &Grads<f32>)> = match opt {
+    let mut update: Update = match opt {
         Optimizer::Sgd(lr) => Box::new(move |p, g| Sgd { lr }.step(p, g)),
         Optimizer::Adam(lr) => {
             let mut adam = Adam::new(&layer.params, lr, 0.9, 0.999, 1e-8);
