@@ -146,8 +146,11 @@ fn record_scaled_range(nb: &mut Notebook, keys: usize, rows: &[(usize, Shape, Sh
     say!(nb, "scaled, over all d_k: max weight {w_lo} to {w_hi}, ‖J‖_F {j_lo} to {j_hi}");
 }
 
+/// Key count, "scaled" or "unscaled", and (d_k, mean ‖J‖_F) per d_k.
+type Curve<'a> = (usize, &'a str, Vec<(usize, f64)>);
+
 /// ‖J‖_F against log₂ d_k, one curve per key count and scaling.
-fn plot(curves: &[(usize, &str, Vec<(usize, f64)>)]) -> String {
+fn plot(curves: &[Curve]) -> String {
     let colours = ["#1f77b4", "#d62728", "#6baed6", "#fc9272"];
     let labels: Vec<String> =
         curves.iter().map(|(k, kind, _)| format!("{k} keys, {kind}")).collect();
