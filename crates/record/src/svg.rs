@@ -213,6 +213,63 @@ pub struct LogPlot<'a> {
     pub y_label: &'a str,
 }
 
+/// The plot area of [`LogPlot`] and [`LinePlot`]: its box, axis labels,
+/// and a legend with one entry per curve.
+struct Frame {
+    w: f64,
+    h: f64,
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+}
+
+impl Frame {
+    /// The box, both axis labels and the legend's background.
+    fn draw(&self, s: &mut String, x_label: &str, y_label: &str, curves: usize) {
+        let Frame { w, h, left, right, top, bottom } = *self;
+        writeln!(s, "<rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#888888\"/>", w - left - right, h - top - bottom).unwrap();
+        writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\" text-anchor=\"middle\">{}</text>", (left + w - right) / 2.0, h - 10.0, escape(x_label)).unwrap();
+        writeln!(s, "<text x=\"14\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">{}</text>", (top + h - bottom) / 2.0, (top + h - bottom) / 2.0, escape(y_label)).unwrap();
+        let legend_h = 18.0 * curves as f64 + 8.0;
+        writeln!(
+            s,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"150\" height=\"{legend_h:.1}\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#cccccc\"/>",
+            w - right - 158.0,
+            top + 6.0
+        )
+        .unwrap();
+    }
+
+    /// Curve `i` through the given pixel points, and its legend entry.
+    fn curve(
+        &self,
+        s: &mut String,
+        i: usize,
+        series: &Series,
+        points: impl Iterator<Item = (f64, f64)>,
+    ) {
+        let Series { label, colour, .. } = series;
+        let path: Vec<String> = points.map(|(px, py)| format!("{px:.1},{py:.1}")).collect();
+        writeln!(
+            s,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
+            path.join(" ")
+        )
+        .unwrap();
+        let (right, w, ly) = (self.right, self.w, self.top + 18.0 + 18.0 * i as f64);
+        writeln!(s, "<line x1=\"{:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/>", w - right - 150.0, w - right - 126.0).unwrap();
+        writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\">{}</text>",
+            w - right - 120.0,
+            ly + 4.0,
+            escape(label)
+        )
+        .unwrap();
+    }
+}
+
 impl LogPlot<'_> {
     /// The figure as an SVG document with no blank lines.
     pub fn to_svg(&self) -> String {
@@ -250,39 +307,11 @@ impl LogPlot<'_> {
             writeln!(s, "<text x=\"{xx:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" fill=\"#444444\" text-anchor=\"middle\">{}</text>", h - bottom + 16.0, crate::show::short(t)).unwrap();
             t += tick;
         }
-        writeln!(s, "<rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#888888\"/>", w - left - right, h - top - bottom).unwrap();
-        writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\" text-anchor=\"middle\">{}</text>", (left + w - right) / 2.0, h - 10.0, escape(self.x_label)).unwrap();
-        writeln!(s, "<text x=\"14\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">{}</text>", (top + h - bottom) / 2.0, (top + h - bottom) / 2.0, escape(self.y_label)).unwrap();
-        let legend_h = 18.0 * self.series.len() as f64 + 8.0;
-        writeln!(
-            s,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"150\" height=\"{legend_h:.1}\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#cccccc\"/>",
-            w - right - 158.0,
-            top + 6.0
-        )
-        .unwrap();
-        for (i, Series { label, colour, points: pts }) in self.series.iter().enumerate() {
-            let path: Vec<String> = pts
-                .iter()
-                .filter(|p| p.1 > 0.0)
-                .map(|&(a, b)| format!("{:.1},{:.1}", x(a), y(b)))
-                .collect();
-            writeln!(
-                s,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-                path.join(" ")
-            )
-            .unwrap();
-            let ly = top + 18.0 + 18.0 * i as f64;
-            writeln!(s, "<line x1=\"{:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/>", w - right - 150.0, w - right - 126.0).unwrap();
-            writeln!(
-                s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\">{}</text>",
-                w - right - 120.0,
-                ly + 4.0,
-                escape(label)
-            )
-            .unwrap();
+        let frame = Frame { w, h, left, right, top, bottom };
+        frame.draw(&mut s, self.x_label, self.y_label, self.series.len());
+        for (i, series) in self.series.iter().enumerate() {
+            let path = series.points.iter().filter(|p| p.1 > 0.0).map(|&(a, b)| (x(a), y(b)));
+            frame.curve(&mut s, i, series, path);
         }
         s.push_str("</svg>\n");
         s
@@ -449,28 +478,10 @@ impl LinePlot<'_> {
             writeln!(s, "<line x1=\"{xx:.1}\" y1=\"{top:.1}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#f0f0f0\"/>", h - bottom).unwrap();
             writeln!(s, "<text x=\"{xx:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" fill=\"#444444\" text-anchor=\"middle\">{}</text>", h - bottom + 16.0, crate::show::short(t)).unwrap();
         }
-        writeln!(s, "<rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#888888\"/>", w - left - right, h - top - bottom).unwrap();
-        writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\" text-anchor=\"middle\">{}</text>", (left + w - right) / 2.0, h - 10.0, escape(self.x_label)).unwrap();
-        writeln!(s, "<text x=\"14\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">{}</text>", (top + h - bottom) / 2.0, (top + h - bottom) / 2.0, escape(self.y_label)).unwrap();
-        for (i, Series { label, colour, points: pts }) in self.series.iter().enumerate() {
-            let path: Vec<String> =
-                pts.iter().map(|&(a, b)| format!("{:.1},{:.1}", x(a), y(b))).collect();
-            writeln!(
-                s,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"/>",
-                path.join(" ")
-            )
-            .unwrap();
-            let ly = top + 18.0 + 18.0 * i as f64;
-            writeln!(s, "<line x1=\"{:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" stroke-width=\"2\"/>", w - right - 150.0, w - right - 126.0).unwrap();
-            writeln!(
-                s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222222\">{}</text>",
-                w - right - 120.0,
-                ly + 4.0,
-                escape(label)
-            )
-            .unwrap();
+        let frame = Frame { w, h, left, right, top, bottom };
+        frame.draw(&mut s, self.x_label, self.y_label, self.series.len());
+        for (i, series) in self.series.iter().enumerate() {
+            frame.curve(&mut s, i, series, series.points.iter().map(|&(a, b)| (x(a), y(b))));
         }
         s.push_str("</svg>\n");
         s
