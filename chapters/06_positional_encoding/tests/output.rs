@@ -19,12 +19,11 @@ fn book_run() -> &'static Notebook {
 }
 
 fn get(name: &str) -> &'static str {
-    let v = book_run().values();
-    &v.iter().find(|(k, _)| k == name).unwrap_or_else(|| panic!("no value {name}")).1
+    book_run().shown(name)
 }
 
 fn num(name: &str) -> f64 {
-    get(name).parse().unwrap_or_else(|_| panic!("{name} = {}", get(name)))
+    book_run().number(name)
 }
 
 #[test]

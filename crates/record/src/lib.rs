@@ -154,6 +154,23 @@ impl Notebook {
         &self.values
     }
 
+    /// The value recorded under `name`, as shown. Panics with the name if
+    /// there is none (for tests).
+    #[track_caller]
+    pub fn shown(&self, name: &str) -> &str {
+        let found = self.values.iter().find(|(n, _)| n == name);
+        &found.unwrap_or_else(|| panic!("no value named {name:?}")).1
+    }
+
+    /// The value recorded under `name` as a number (a trailing `%` is
+    /// dropped; `,` thousands separators are removed). Panics if it is not one.
+    #[track_caller]
+    pub fn number(&self, name: &str) -> f64 {
+        let shown = self.shown(name);
+        let plain = shown.trim_end_matches('%').replace(',', "");
+        plain.parse().unwrap_or_else(|_| panic!("value {name} = {shown:?} is not a number"))
+    }
+
     /// The named values, one `name = shown` line each, in recorded order.
     pub fn values_text(&self) -> String {
         let mut out = String::new();
