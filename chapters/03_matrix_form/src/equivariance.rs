@@ -10,7 +10,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
 
-use crate::matrix_form::max_diff;
+use blocks::max_diff;
 
 /// One self-attention layer with random W^Q, W^K, W^V (no output projection).
 pub struct SelfAttention {

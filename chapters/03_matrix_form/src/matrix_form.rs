@@ -4,22 +4,11 @@
 use autograd::nn::init::normal;
 use autograd::{Heads, Params, Tape, attention};
 use blocks::attention::attention_by_loops;
-use blocks::{matmul, scaled_dot_product_attention};
+use blocks::{matmul, max_diff, scaled_dot_product_attention};
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
-
-/// The largest absolute difference between two matrices.
-pub fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
-    let mut worst: f64 = 0.0;
-    for j in 0..a.ncols() {
-        for i in 0..a.nrows() {
-            worst = worst.max((a[(i, j)] - b[(i, j)]).abs());
-        }
-    }
-    worst
-}
 
 // ANCHOR: loop_vs_matrix
 /// Six words, d_model = d_k = 8: the word-by-word loop of chapter 2, the

@@ -5,18 +5,11 @@
 use autograd::nn::init::normal;
 use autograd::nn::{DecoderLayer, EncoderLayer, MultiHeadAttention, Norm, padding_mask};
 use autograd::{Heads, Params, Tape, attention_reference, head_weights};
-use blocks::{matmul, scaled_dot_product_attention};
+use blocks::{matmul, max_diff, scaled_dot_product_attention};
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
-
-fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
-    (0..a.nrows())
-        .flat_map(|i| (0..a.ncols()).map(move |j| (i, j)))
-        .map(|(i, j)| (a[(i, j)] - b[(i, j)]).abs())
-        .fold(0.0, f64::max)
-}
 
 // ANCHOR: parameter_count
 /// nn.MultiheadAttention(512, h)'s parameters, here the autograd module's:

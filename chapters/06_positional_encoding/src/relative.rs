@@ -2,7 +2,7 @@
 //! one fixed rotation, and so the dot product of two encodings depends on
 //! their distance only.
 
-use blocks::matmul;
+use blocks::{matmul, max_diff};
 use faer::Mat;
 use record::svg::{LinePlot, Series};
 use record::{Notebook, say, show};
@@ -21,17 +21,6 @@ pub fn shift(k: f64, d: usize) -> Mat<f64> {
         m[(2 * i, 2 * i + 1)] = -s;
         m[(2 * i + 1, 2 * i)] = s;
         m[(2 * i + 1, 2 * i + 1)] = c;
-    }
-    m
-}
-
-/// Largest |a − b| over all entries.
-pub fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
-    let mut m = 0.0f64;
-    for j in 0..a.ncols() {
-        for i in 0..a.nrows() {
-            m = m.max((a[(i, j)] - b[(i, j)]).abs());
-        }
     }
     m
 }

@@ -1,6 +1,7 @@
 //! Lecture 17 demo 03.1 and Lecture 6 02.1 — the paper's sinusoids: a clock
 //! with d/2 hands turning at geometric speeds.
 
+pub use blocks::layers::encoding;
 use blocks::matmul_t;
 use faer::Mat;
 use record::svg::Raster;
@@ -9,17 +10,6 @@ use record::{Notebook, say, show};
 /// The angular speed of pair `i`: ω_i = 1 / 10000^{2i/d}.
 pub fn omega(i: usize, d: usize) -> f64 {
     1.0 / libm::pow(10_000.0, 2.0 * i as f64 / d as f64)
-}
-
-/// PE(p) for any real position p (also negative): entries 2i and 2i+1 are
-/// sin(p / 10000^{2i/d}) and cos(p / 10000^{2i/d}).
-pub fn encoding(p: f64, d: usize) -> Vec<f64> {
-    (0..d)
-        .map(|j| {
-            let angle = p / libm::pow(10_000.0, 2.0 * (j / 2) as f64 / d as f64);
-            if j % 2 == 0 { libm::sin(angle) } else { libm::cos(angle) }
-        })
-        .collect()
 }
 
 /// PE of each position, one row each: (positions, d).

@@ -9,20 +9,13 @@ use autograd::nn::{
 };
 use autograd::{Heads, Params, Tape, attention, attention_bands, attention_reference};
 use blocks::layers as b;
+use blocks::max_diff;
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 fn random(rows: usize, cols: usize, rng: &mut Pcg64Mcg) -> Mat<f64> {
     Mat::from_fn(rows, cols, |_, _| rng.random_range(-1.0..1.0))
-}
-
-fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
-    assert_eq!((a.nrows(), a.ncols()), (b.nrows(), b.ncols()));
-    (0..a.nrows())
-        .flat_map(|i| (0..a.ncols()).map(move |j| (i, j)))
-        .map(|(i, j)| (a[(i, j)] - b[(i, j)]).abs())
-        .fold(0.0, f64::max)
 }
 
 fn rows(m: &Mat<f64>, start: usize, len: usize) -> Mat<f64> {

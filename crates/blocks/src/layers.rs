@@ -167,8 +167,17 @@ pub fn causal_mask(len: usize) -> Mat<f64> {
 
 /// The sinusoidal encoding of positions `0..len` in `d` dimensions.
 pub fn sinusoidal(len: usize, d: usize) -> Mat<f64> {
-    Mat::from_fn(len, d, |p, j| {
-        let angle = p as f64 / libm::pow(10_000.0, (2 * (j / 2)) as f64 / d as f64);
-        if j % 2 == 0 { libm::sin(angle) } else { libm::cos(angle) }
-    })
+    let rows: Vec<Vec<f64>> = (0..len).map(|p| encoding(p as f64, d)).collect();
+    Mat::from_fn(len, d, |p, j| rows[p][j])
+}
+
+/// PE(p) for any real position p (also negative): entries 2i and 2i+1 are
+/// sin(p / 10000^{2i/d}) and cos(p / 10000^{2i/d}).
+pub fn encoding(p: f64, d: usize) -> Vec<f64> {
+    (0..d)
+        .map(|j| {
+            let angle = p / libm::pow(10_000.0, (2 * (j / 2)) as f64 / d as f64);
+            if j % 2 == 0 { libm::sin(angle) } else { libm::cos(angle) }
+        })
+        .collect()
 }

@@ -12,6 +12,20 @@ pub fn mat<const C: usize>(rows: &[[f64; C]]) -> Mat<f64> {
     Mat::from_fn(rows.len(), C, |i, j| rows[i][j])
 }
 
+/// The largest absolute difference between two matrices of one shape:
+/// how far apart two implementations of the same thing came out.
+#[track_caller]
+pub fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
+    assert_eq!((a.nrows(), a.ncols()), (b.nrows(), b.ncols()), "max_diff: shapes differ");
+    let mut worst: f64 = 0.0;
+    for j in 0..a.ncols() {
+        for i in 0..a.nrows() {
+            worst = worst.max((a[(i, j)] - b[(i, j)]).abs());
+        }
+    }
+    worst
+}
+
 /// `A · B`.
 #[track_caller]
 pub fn matmul(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
