@@ -1,7 +1,7 @@
 //! Pins everything chapter 04 prints, every value its page quotes and its
 //! figures, for the configuration the book shows — and checks that those
-//! numbers say what the lectures say. The full run trains 58 models (54 in the sweep, 4 in exercise 9), so it
-//! happens once and every test reads it.
+//! numbers say what the lectures say. The full run trains 58 models (54 in
+//! the sweep, 4 in exercise 9), so it happens once and every test reads it.
 
 use std::sync::OnceLock;
 

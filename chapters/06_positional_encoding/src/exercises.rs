@@ -1,13 +1,10 @@
 //! Lecture 17 exercise 6, checked by running it.
 
-use blocks::{matmul, scaled_dot_product_attention};
-use faer::Mat;
 use record::{Notebook, say, show};
 
 use crate::previous_token::{N, head};
-use crate::relative::{dot, shift};
+use crate::relative::dot;
 use crate::sinusoids::omega;
-use crate::sinusoids::table;
 
 // ANCHOR: exercise_6
 /// PE(p)·PE(p + k) = Σ_i cos(ω_i k): its value at k = 0, its symmetry in k,
@@ -24,18 +21,9 @@ pub fn exercise_6(d: usize, nb: &mut Notebook) {
         nb,
         "max over k = 1..40 of |PE(50)·PE(50+k) − PE(50)·PE(50−k)| = {worst}: k and −k look alike"
     );
-    let n = 20;
-    let x = table((0..n).map(|p| p as f64), d);
-    let back = shift(-1.0, d);
-    let w_q = Mat::from_fn(d, d, |r, c| 8.0 * back[(r, c)]);
-    let att = scaled_dot_product_attention(
-        matmul(x.as_ref(), w_q.as_ref()).as_ref(),
-        x.as_ref(),
-        x.as_ref(),
-        None,
-    );
-    let before = (1..n - 1).map(|i| att.weights[(i, i - 1)]).sum::<f64>() / (n - 2) as f64;
-    let after = (1..n - 1).map(|i| att.weights[(i, i + 1)]).sum::<f64>() / (n - 2) as f64;
+    let (w, _, _) = head(d, 8.0); // the previous-token head of this chapter, β = 8
+    let before = (1..N - 1).map(|i| w[(i, i - 1)]).sum::<f64>() / (N - 2) as f64;
+    let after = (1..N - 1).map(|i| w[(i, i + 1)]).sum::<f64>() / (N - 2) as f64;
     let before = nb.value("ex6_before", show::num(before, 3));
     let after = nb.value("ex6_after", show::num(after, 3));
     say!(
