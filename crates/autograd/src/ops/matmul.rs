@@ -37,10 +37,10 @@ fn matmul_backward<T: Real>(b: &mut crate::Back<'_, T>, dout: &Mat<T>, x_id: usi
     }
 }
 
-/// `x·w + bias`, bias a (1, m) row: the output starts as the bias, and the
-/// product is added to it.
+/// `x·w + bias`, bias a (1, m) row: the product, then the bias added to
+/// each column — with `relu`, and the ReLU applied in the same pass.
 #[track_caller]
-fn linear_forward<T: Real>(x: &Mat<T>, w: &Mat<T>, bias: &Mat<T>) -> Mat<T> {
+fn linear_forward<T: Real>(x: &Mat<T>, w: &Mat<T>, bias: &Mat<T>, relu: bool) -> Mat<T> {
     assert!(
         x.ncols() == w.nrows() && bias.nrows() == 1 && bias.ncols() == w.ncols(),
         "linear: {}×{} · {}×{} + {}×{}",
@@ -52,15 +52,24 @@ fn linear_forward<T: Real>(x: &Mat<T>, w: &Mat<T>, bias: &Mat<T>) -> Mat<T> {
         bias.ncols()
     );
     let mut out = crate::pool::take(x.nrows(), w.ncols());
+    mm(out.as_mut(), Accum::Replace, x.as_ref(), w.as_ref());
     for j in 0..w.ncols() {
-        out.col_as_slice_mut(j).fill(bias[(0, j)]);
+        let bj = bias[(0, j)];
+        let col = out.col_as_slice_mut(j);
+        if relu {
+            for v in col {
+                let y = *v + bj;
+                *v = if y > T::zero() { y } else { T::zero() };
+            }
+        } else {
+            col.iter_mut().for_each(|v| *v += bj);
+        }
     }
-    mm(out.as_mut(), Accum::Add, x.as_ref(), w.as_ref());
     out
 }
 
-/// The backward of `out = x·w + 1·bias`: the product's gradients, and
-/// `dbias += Σ_rows dout`.
+/// The backward of `out = x·w + 1·bias`: `dbias += Σ_rows dout` (first,
+/// while `dout` is still in cache), then the product's gradients.
 fn linear_backward<T: Real>(
     b: &mut crate::Back<'_, T>,
     dout: &Mat<T>,
@@ -68,13 +77,13 @@ fn linear_backward<T: Real>(
     w_id: usize,
     b_id: usize,
 ) {
-    matmul_backward(b, dout, x_id, w_id);
     if b.wants(b_id) {
         let g = b.grad(b_id);
         for j in 0..dout.ncols() {
             g[(0, j)] += super::sum(dout.col_as_slice(j));
         }
     }
+    matmul_backward(b, dout, x_id, w_id);
 }
 
 impl<'t, T: Real> Var<'t, T> {
@@ -101,11 +110,11 @@ impl<'t, T: Real> Var<'t, T> {
     }
 
     /// `self · w + bias`, bias a (1, m) row added to every row: a Linear
-    /// layer in one op (one pass over the output instead of two).
+    /// layer in one op (one node and one output matrix instead of two).
     #[track_caller]
     pub fn linear(self, w: Var<'t, T>, bias: Var<'t, T>) -> Var<'t, T> {
         let (x_id, w_id, b_id) = (self.id, w.id, bias.id);
-        let out = linear_forward(&self.value(), &w.value(), &bias.value());
+        let out = linear_forward(&self.value(), &w.value(), &bias.value(), false);
         self.tape.push(out, &[x_id, w_id, b_id], move |b, dout| {
             // out = x·w + 1·bias: the product's gradients, and dbias += Σ_rows dout
             linear_backward(b, dout, x_id, w_id, b_id);
@@ -119,23 +128,28 @@ impl<'t, T: Real> Var<'t, T> {
     #[track_caller]
     pub fn linear_relu(self, w: Var<'t, T>, bias: Var<'t, T>) -> Var<'t, T> {
         let (x_id, w_id, b_id) = (self.id, w.id, bias.id);
-        let mut out = linear_forward(&self.value(), &w.value(), &bias.value());
-        for j in 0..out.ncols() {
-            for v in out.col_as_slice_mut(j) {
-                *v = if *v > T::zero() { *v } else { T::zero() };
-            }
-        }
+        let out = linear_forward(&self.value(), &w.value(), &bias.value(), true);
         self.tape.push(out, &[x_id, w_id, b_id], move |b, dout| {
-            // through the ReLU: the gradient where the output is positive
+            // through the ReLU: the gradient where the output is positive;
+            // dbias from each column as soon as it is written
             let y = b.output();
             let mut d_lin = crate::pool::take(dout.nrows(), dout.ncols());
+            let mut d_bias = vec![T::zero(); dout.ncols()];
             for j in 0..dout.ncols() {
-                let (yc, dc) = (y.col_as_slice(j), dout.col_as_slice(j));
-                for ((d, &yv), &dv) in d_lin.col_as_slice_mut(j).iter_mut().zip(yc).zip(dc) {
+                let (yc, dc, d) =
+                    (y.col_as_slice(j), dout.col_as_slice(j), d_lin.col_as_slice_mut(j));
+                for ((d, &yv), &dv) in d.iter_mut().zip(yc).zip(dc) {
                     *d = if yv > T::zero() { dv } else { T::zero() };
                 }
+                d_bias[j] = super::sum(d);
             }
-            linear_backward(b, &d_lin, x_id, w_id, b_id);
+            if b.wants(b_id) {
+                let g = b.grad(b_id);
+                for (j, &s) in d_bias.iter().enumerate() {
+                    g[(0, j)] += s;
+                }
+            }
+            matmul_backward(b, &d_lin, x_id, w_id);
             crate::pool::give(d_lin);
         })
     }
