@@ -1,9 +1,16 @@
 //! ms per training step (forward + backward + Adam, batch 64, f32, one
 //! thread), the step's matrix-product FLOPs, and how close the step comes
 //! to its *matmul bound*: the time faer alone needs for exactly the
-//! products the step computes, measured in the same run.
+//! products the step computes, measured in the same run — each shape timed
+//! on its own, again and again, with its operands hot in cache.
 //!
-//!     cargo bench -p autograd --bench step [-- --lengths 8,32 --min-seconds 1 --shapes --ops]
+//! The last two columns say how much of the gap is the products themselves:
+//! `products ms` is the time the same products took *inside* a step (cold
+//! operands, thousands of small per-head calls in a row), and `ceiling` is
+//! the bound as a share of it — the "of bound" figure a step would reach if
+//! everything but its products cost nothing.
+//!
+//!     cargo bench -p autograd --bench step [-- --lengths 8,32 --min-seconds 1 --shapes --ops --models transformer,gru,gru-attention]
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +28,14 @@ const BATCH: usize = 64;
 const SYMBOLS: usize = 10;
 
 /// Median wall time of `f`, run until `min` has passed (at least 3 times).
-fn time(min: Duration, mut f: impl FnMut()) -> Duration {
+fn time(min: Duration, f: impl FnMut()) -> Duration {
+    let times = times(min, f);
+    times[times.len() / 2]
+}
+
+/// Every wall time of `f`, sorted, run until `min` has passed (at least 3
+/// times, after one run to warm up).
+fn times(min: Duration, mut f: impl FnMut()) -> Vec<Duration> {
     f(); // warm up
     let mut times = Vec::new();
     let start = Instant::now();
@@ -31,27 +45,50 @@ fn time(min: Duration, mut f: impl FnMut()) -> Duration {
         times.push(t.elapsed());
     }
     times.sort();
-    times[times.len() / 2]
+    times
 }
 
 /// The time faer needs for every product in `count`, each timed alone.
+///
+/// Taken on a fresh thread, with operands whose padding is zero and after a
+/// warm-up product: faer's kernels for fewer than 16 rows compute a full 16
+/// and drop the extra rows, so whatever sits in the padding — of the
+/// operands, or of the scratch buffer faer keeps per thread — is multiplied
+/// too. Leftovers from earlier work are sometimes subnormal floats, and
+/// those made the 8-row products 40× slower here; the bound is meant to be
+/// what faer can really do.
 fn matmul_bound(count: &Count, verbose: bool) -> Duration {
+    std::thread::scope(|s| s.spawn(|| matmul_bound_here(count, verbose)).join().unwrap())
+}
+
+fn matmul_bound_here(count: &Count, verbose: bool) -> Duration {
     let mut total = Duration::ZERO;
     for (shape, &n) in &count.shapes {
         let &Shape { m, k, n: cols, a_transposed, b_transposed } = shape;
         let a = if a_transposed {
-            Mat::<f32>::from_fn(k, m, |i, j| (i + j) as f32 * 1e-3)
+            filled(k, m, |i, j| (i + j) as f32 * 1e-3)
         } else {
-            Mat::from_fn(m, k, |i, j| (i + j) as f32 * 1e-3)
+            filled(m, k, |i, j| (i + j) as f32 * 1e-3)
         };
         let b = if b_transposed {
-            Mat::<f32>::from_fn(cols, k, |i, j| (i * j) as f32 * 1e-3)
+            filled(cols, k, |i, j| (i * j) as f32 * 1e-3)
         } else {
-            Mat::from_fn(k, cols, |i, j| (i * j) as f32 * 1e-3)
+            filled(k, cols, |i, j| (i * j) as f32 * 1e-3)
         };
         let mut c = Mat::<f32>::zeros(m, cols);
+        {
+            // one product of the same shape rounded up to whole kernels of
+            // 16 rows: it fills faer's scratch where the padding will be read
+            let m16 = m.next_multiple_of(16);
+            let a16 = filled(m16, k, |i, j| (i + j) as f32 * 1e-3);
+            let b16 = filled(k, cols, |i, j| (i * j) as f32 * 1e-3);
+            let mut c16 = Mat::<f32>::zeros(m16, cols);
+            matmul(c16.as_mut(), Accum::Add, a16.as_ref(), b16.as_ref(), 1.0, Par::Seq);
+        }
         let reps = (2_000_000 / (m * k * cols).max(1)).clamp(1, 10_000);
-        let per = time(Duration::from_millis(20), || {
+        // the fastest run: the bound is what faer can do, and a run slowed
+        // by anything else on the machine says nothing about that
+        let per = times(Duration::from_millis(20), || {
             for _ in 0..reps {
                 let (a, b) = (
                     if a_transposed { a.transpose() } else { a.as_ref() },
@@ -59,7 +96,8 @@ fn matmul_bound(count: &Count, verbose: bool) -> Duration {
                 );
                 matmul(c.as_mut(), Accum::Add, a, b, 1.0, Par::Seq);
             }
-        }) / reps as u32;
+        })[0]
+            / reps as u32;
         total += per * n as u32;
         if verbose {
             let in_step = count.seconds[shape] * 1e3;
@@ -74,6 +112,19 @@ fn matmul_bound(count: &Count, verbose: bool) -> Duration {
     total
 }
 
+/// A matrix of `f(i, j)` whose padding rows (faer rounds a column up to a
+/// multiple of the SIMD width) are zeros, as they are in the pool's
+/// matrices — not whatever the allocator handed back.
+fn filled(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f32) -> Mat<f32> {
+    let mut m = Mat::zeros(rows, cols);
+    for j in 0..cols {
+        for i in 0..rows {
+            m[(i, j)] = f(i, j);
+        }
+    }
+    m
+}
+
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
@@ -81,8 +132,13 @@ fn arg(name: &str) -> Option<String> {
 
 /// Time `step`, count its products, time its matmul bound; print one row.
 fn row(label: &str, min: Duration, shapes: bool, mut step: impl FnMut()) {
-    step(); // the first step allocates; count a warm one
-    let ((), count) = counting(&mut step);
+    step(); // the first step allocates; count warm ones
+    // three counted steps; keep the one whose products took the median time
+    let mut counts: Vec<Count> = (0..3).map(|_| counting(&mut step).1).collect();
+    let in_step = |c: &Count| c.seconds.values().sum::<f64>();
+    counts.sort_by(|a, b| in_step(a).total_cmp(&in_step(b)));
+    let count = counts.swap_remove(1);
+    let products = in_step(&count);
     let t = time(min, &mut step);
     let bound = matmul_bound(&count, shapes);
     if std::env::args().any(|a| a == "--ops") {
@@ -98,21 +154,35 @@ fn row(label: &str, min: Duration, shapes: bool, mut step: impl FnMut()) {
     }
     let gflop = count.flops as f64 * 1e-9;
     println!(
-        "{label:>5} {:>10.2} {gflop:>9.3} {:>9.1} {:>12.2} {:>11.1} {:>8.0}%",
+        "{label:>5} {:>10.2} {gflop:>9.3} {:>9.1} {:>12.2} {:>11.1} {:>8.0}% {:>12.2} {:>8.0}%",
         t.as_secs_f64() * 1e3,
         gflop / t.as_secs_f64(),
         bound.as_secs_f64() * 1e3,
         gflop / bound.as_secs_f64(),
-        100.0 * bound.as_secs_f64() / t.as_secs_f64()
+        100.0 * bound.as_secs_f64() / t.as_secs_f64(),
+        products * 1e3,
+        100.0 * bound.as_secs_f64() / products
     );
 }
 
-const HEADER: (&str, &str, &str, &str, &str, &str, &str) =
-    ("L", "ms/step", "GFLOP", "GFLOP/s", "bound ms", "bound GF/s", "of bound");
+const HEADER: [&str; 9] = [
+    "L",
+    "ms/step",
+    "GFLOP",
+    "GFLOP/s",
+    "bound ms",
+    "bound GF/s",
+    "of bound",
+    "products ms",
+    "ceiling",
+];
 
 fn header() {
     let h = HEADER;
-    println!("{:>5} {:>10} {:>9} {:>9} {:>12} {:>11} {:>9}", h.0, h.1, h.2, h.3, h.4, h.5, h.6);
+    println!(
+        "{:>5} {:>10} {:>9} {:>9} {:>12} {:>11} {:>9} {:>12} {:>9}",
+        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8]
+    );
 }
 
 fn main() {
@@ -124,31 +194,38 @@ fn main() {
     );
     let shapes = std::env::args().any(|a| a == "--shapes");
     let vocab = FIRST_SYMBOL + SYMBOLS;
+    let models = arg("--models").unwrap_or_else(|| "transformer,gru,gru-attention".into());
+    let models: Vec<&str> = models.split(',').collect();
 
-    println!(
-        "Transformer (1 encoder + 1 decoder layer, d_model 64, 4 heads, d_ff 256), batch {BATCH}, f32, one thread"
-    );
-    header();
-    for &len in &lengths {
-        let mut rng = Pcg64Mcg::seed_from_u64(0);
-        let mut params = Params::<f32>::new();
-        let cfg = Seq2SeqConfig::lecture17(vocab);
-        let model = Seq2Seq::new(&mut params, cfg, &mut rng);
-        let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
-        let mut data = Pcg64Mcg::seed_from_u64(1);
-        row(&len.to_string(), min, shapes, || {
-            let b = reversal(&mut data, BATCH, len, SYMBOLS);
-            let grads = {
-                let tape = Tape::new(&params);
-                let out = model.forward(&tape, &b.src, &b.tgt_in, BATCH).unwrap();
-                let loss = out.logits.cross_entropy(&b.tgt_out, None, Smoothing::None);
-                tape.backward(loss)
-            };
-            adam.step(&mut params, &grads);
-        });
+    if models.contains(&"transformer") {
+        println!(
+            "Transformer (1 encoder + 1 decoder layer, d_model 64, 4 heads, d_ff 256), batch {BATCH}, f32, one thread"
+        );
+        header();
+        for &len in &lengths {
+            let mut rng = Pcg64Mcg::seed_from_u64(0);
+            let mut params = Params::<f32>::new();
+            let cfg = Seq2SeqConfig::lecture17(vocab);
+            let model = Seq2Seq::new(&mut params, cfg, &mut rng);
+            let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
+            let mut data = Pcg64Mcg::seed_from_u64(1);
+            row(&len.to_string(), min, shapes, || {
+                let b = reversal(&mut data, BATCH, len, SYMBOLS);
+                let grads = {
+                    let tape = Tape::new(&params);
+                    let out = model.forward(&tape, &b.src, &b.tgt_in, BATCH).unwrap();
+                    let loss = out.logits.cross_entropy(&b.tgt_out, None, Smoothing::None);
+                    tape.backward(loss)
+                };
+                adam.step(&mut params, &grads);
+            });
+        }
     }
 
     for attention in [false, true] {
+        if !models.contains(&if attention { "gru-attention" } else { "gru" }) {
+            continue;
+        }
         let name = if attention { "with Luong attention" } else { "without attention" };
         println!(
             "GRU encoder-decoder {name} (embedding 64, hidden 128), batch {BATCH}, f32, one thread"
