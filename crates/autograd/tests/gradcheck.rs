@@ -177,6 +177,14 @@ fn attention_on_column_bands() {
     gradcheck("attention k = v", &[(6, 4), (8, 4)], |_, x| {
         attention(x[0], x[1], x[1], shape, None, false).context
     });
+    // Q = K = V one value; and bands that leave columns 4..8 unused (their
+    // gradient must be zero, not stale) while K and V share a band
+    gradcheck("attention q = k = v", &[(8, 4)], |_, x| {
+        attention(x[0], x[0], x[0], shape, Some(&keep), true).context
+    });
+    gradcheck("attention_bands gap", &[(8, 12)], |_, x| {
+        attention_bands((x[0], 0), (x[0], 8), (x[0], 8), 4, shape, Some(&keep), true).context
+    });
 }
 
 #[test]

@@ -14,15 +14,13 @@
 //! dS = P ⊙ (dP − rowsum(dP ⊙ P)) · s
 //! dQ_bi += dS · K_bi   dK_bi += dSᵀ · Q_bi
 //! ```
-//! Each (b, i) block is small (S × d_h), and a small block cut out of a
-//! tall matrix has its columns far apart in memory, which made these
-//! products three times slower than on compact blocks. So the op first
-//! lays Q, K, V out as (S, B·D) — block (b, i) is columns `(b·h + i)·d_h ..`,
-//! each column contiguous — and keeps P the same way: (S_q, B·h·S_k).
+//! Each (b, i) block is read and written in place, as a view into the
+//! (B·S, D) matrices: rows `b·S ..`, columns `i·d_h ..`. Only P, which the
+//! op owns, is laid out compactly, as (S_q, B·h·S_k).
 //! The slow, composed reference — split heads, batched products, softmax,
 //! combine — is [`attention_reference`]; the tests hold one to the other.
 
-use faer::{Accum, Mat, MatRef};
+use faer::{Accum, Mat, MatMut, MatRef};
 
 use super::matmul::{mm, mm_scaled};
 use super::softmax::{softmax_backward, softmax_in_place};
@@ -54,71 +52,71 @@ pub fn head_weights<T: Real>(weights: &Mat<T>, shape: Heads, b: usize, i: usize)
     weights.as_ref().submatrix(0, c0, weights.nrows(), sk).to_owned()
 }
 
-/// Columns `c0 .. c0 + cols` (first `rows` rows) of `m`: one block.
-fn band<T: Real>(m: &Mat<T>, c0: usize, rows: usize, cols: usize) -> MatRef<'_, T> {
-    m.as_ref().submatrix(0, c0, rows, cols)
+/// Block `(b, i)` of a (B·S, ·) matrix whose heads start at column `c0`:
+/// rows `b·S .. (b+1)·S`, columns `c0 + i·d_h ..`, as a view.
+fn block<T: Real>(
+    m: &Mat<T>,
+    c0: usize,
+    s: usize,
+    dh: usize,
+    (b, i): (usize, usize),
+) -> MatRef<'_, T> {
+    m.as_ref().submatrix(b * s, c0 + i * dh, s, dh)
 }
 
-/// Columns `c0 .. c0 + d` of a (B·S, ·) matrix → (S, B·d): sequence `b`
-/// becomes columns `b·d ..`.
-fn compact<T: Real>(x: &Mat<T>, c0: usize, d: usize, batch: usize) -> Mat<T> {
-    let s = x.nrows() / batch;
-    let mut out = crate::pool::take(s, batch * d);
-    for b in 0..batch {
-        for j in 0..d {
-            let src = &x.col_as_slice(c0 + j)[b * s..(b + 1) * s];
-            out.col_as_slice_mut(b * d + j).copy_from_slice(src);
-        }
-    }
-    out
+/// The same block, to write.
+fn block_mut<T: Real>(
+    m: &mut Mat<T>,
+    c0: usize,
+    s: usize,
+    dh: usize,
+    (b, i): (usize, usize),
+) -> MatMut<'_, T> {
+    m.as_mut().submatrix_mut(b * s, c0 + i * dh, s, dh)
 }
 
-/// The (B·S, ·) layout of compact (S, B·d) gradients, into columns
-/// `c0 .. c0 + d` of the gradient of the node each came from. `parts` are
-/// (node, c0, compact gradient); several may share a node (a fused Q/K/V
-/// projection, or K and V the same value). A column already holding a sum is
-/// added to, a fresh one overwritten; a fresh column no part covers is zeroed.
-fn uncompact_into<T: Real>(
-    b: &mut crate::Back<'_, T>,
-    parts: &[(usize, usize, &Mat<T>)],
-    batch: usize,
-) {
-    for (n, &(id, _, _)) in parts.iter().enumerate() {
-        if parts[..n].iter().any(|p| p.0 == id) || !b.wants(id) {
-            continue; // done with an earlier part, or not needed
-        }
+/// Writing one input's gradient band by band: Q, K and V may be bands of
+/// one node (a fused projection), or one node twice (K = V), so each band
+/// is overwritten the first time the node's gradient is fresh and added to
+/// after that; at the end, a fresh gradient's columns no band covered are
+/// zeroed.
+struct Bands {
+    /// Per node: whether its gradient was fresh, and which columns hold a sum.
+    nodes: Vec<(usize, bool, Vec<bool>)>,
+}
+
+impl Bands {
+    /// The gradient of `id` and how to write its columns `c0 .. c0 + d`.
+    fn slot<'a, T: Real>(
+        &mut self,
+        b: &'a mut crate::Back<'_, T>,
+        id: usize,
+        c0: usize,
+        d: usize,
+    ) -> (&'a mut Mat<T>, Accum) {
         let (g, how) = b.grad_slot(id);
-        let mut written = vec![how == Accum::Add; g.ncols()];
-        for &(_, c0, xc) in parts[n..].iter().filter(|p| p.0 == id) {
-            let (s, d) = (xc.nrows(), xc.ncols() / batch);
-            for j in 0..d {
-                let dst = g.col_as_slice_mut(c0 + j);
-                for bi in 0..batch {
-                    let (src, out) = (xc.col_as_slice(bi * d + j), &mut dst[bi * s..(bi + 1) * s]);
-                    if written[c0 + j] {
-                        out.iter_mut().zip(src).for_each(|(o, &v)| *o += v);
-                    } else {
-                        out.copy_from_slice(src);
-                    }
-                }
-                written[c0 + j] = true;
+        let k = match self.nodes.iter().position(|n| n.0 == id) {
+            Some(k) => k,
+            None => {
+                self.nodes.push((id, how == Accum::Replace, vec![how == Accum::Add; g.ncols()]));
+                self.nodes.len() - 1
             }
-        }
-        for j in 0..g.ncols() {
-            if !written[j] {
-                g.col_as_slice_mut(j).fill(T::zero());
-            }
-        }
+        };
+        let written = &mut self.nodes[k].2;
+        let how = if written[c0] { Accum::Add } else { Accum::Replace };
+        written[c0..c0 + d].iter_mut().for_each(|w| *w = true);
+        (g, how)
     }
-}
 
-/// `dst = ` the (B·S, D) layout of a compact (S, B·D) matrix.
-fn uncompact<T: Real>(dst: &mut Mat<T>, xc: &Mat<T>, batch: usize) {
-    let (s, d) = (xc.nrows(), xc.ncols() / batch);
-    for b in 0..batch {
-        for j in 0..d {
-            let src = xc.col_as_slice(b * d + j);
-            dst.col_as_slice_mut(j)[b * s..(b + 1) * s].copy_from_slice(src);
+    /// Zero what no band wrote.
+    fn finish<T: Real>(self, b: &mut crate::Back<'_, T>) {
+        for (id, fresh, written) in self.nodes {
+            if fresh {
+                let g = b.grad(id);
+                for (j, _) in written.iter().enumerate().filter(|(_, w)| !**w) {
+                    g.col_as_slice_mut(j).fill(T::zero());
+                }
+            }
         }
     }
 }
@@ -179,110 +177,80 @@ pub fn attention_bands<'t, T: Real>(
     }
     let s = if scaled { T::one() / T::of(dh as f64).sqrt() } else { T::one() };
     let blocks = batch * heads;
-    // block n = b·h + i: its columns in the compact Q/K/V and in P
-    let qkv_cols = move |n: usize| n * dh;
+    // block n = b·h + i: sequence b, head i; its columns of P
+    let bi = move |n: usize| (n / heads, n % heads);
     let p_cols = move |n: usize| n * sk..(n + 1) * sk;
 
-    let (qc, kc, vc) = (
-        compact(&q.value(), q0, d, batch),
-        compact(&k.value(), k0, d, batch),
-        compact(&v.value(), v0, d, batch),
-    );
     let mut p = crate::pool::take(sq, blocks * sk); // (S_q, B·h·S_k)
-    let mut cc = crate::pool::take(sq, batch * d); // (S_q, B·D)
-    // One kind of product at a time over all blocks: a tiny kernel called
-    // back to back runs faster than the same kernels interleaved.
-    for n in 0..blocks {
-        let dst = p.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
-        mm_scaled(
-            dst,
-            Accum::Replace,
-            band(&qc, qkv_cols(n), sq, dh),
-            band(&kc, qkv_cols(n), sk, dh).transpose(),
-            s,
-        );
-    }
-    for n in 0..blocks {
-        softmax_in_place(&mut p, p_cols(n), keep.map(|m| (m, (n / heads) * sq)));
-    }
-    for n in 0..blocks {
-        let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
-        mm(
-            cc.as_mut().submatrix_mut(0, qkv_cols(n), sq, dh),
-            Accum::Replace,
-            pb,
-            band(&vc, qkv_cols(n), sk, dh),
-        );
-    }
     let mut context = crate::pool::take(nq, d);
-    uncompact(&mut context, &cc, batch);
-    crate::pool::give(cc);
+    {
+        let (qv, kv, vv) = (q.value(), k.value(), v.value());
+        // One kind of product at a time over all blocks: a tiny kernel
+        // called back to back runs faster than the same kernels interleaved.
+        for n in 0..blocks {
+            let dst = p.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
+            let (qb, kb) = (block(&qv, q0, sq, dh, bi(n)), block(&kv, k0, sk, dh, bi(n)));
+            mm_scaled(dst, Accum::Replace, qb, kb.transpose(), s);
+        }
+        for n in 0..blocks {
+            softmax_in_place(&mut p, p_cols(n), keep.map(|m| (m, bi(n).0 * sq)));
+        }
+        for n in 0..blocks {
+            let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
+            let vb = block(&vv, v0, sk, dh, bi(n));
+            mm(block_mut(&mut context, 0, sq, dh, bi(n)), Accum::Replace, pb, vb);
+        }
+    }
 
     let tape = q.tape();
     let p_id = tape.input(p).id();
-    // the compact Q, K, V are kept for backward as constant nodes, so that
-    // they go back to the pool with the tape
-    let [qc_id, kc_id, vc_id] = [qc, kc, vc].map(|m| tape.input(m).id());
     let (q_id, k_id, v_id) = (q.id(), k.id(), v.id());
     let context = tape.push(context, &[q_id, k_id, v_id], move |bk, dout| {
         let p = bk.value(p_id);
-        let (qc, kc, vc) = (bk.value(qc_id), bk.value(kc_id), bk.value(vc_id));
-        let dc = compact(dout, 0, d, batch); // (S_q, B·D)
-        let mut dq = crate::pool::take(sq, batch * d);
-        let mut dkc = crate::pool::take(sk, batch * d);
-        let mut dvc = crate::pool::take(sk, batch * d);
+        let (qv, kv, vv) = (bk.value(q_id), bk.value(k_id), bk.value(v_id));
         let mut dp = crate::pool::take(sq, blocks * sk); // laid out like P
         let mut ds = crate::pool::take(sq, blocks * sk);
         for n in 0..blocks {
             // dP = dC·Vᵀ
             let dst = dp.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
-            mm(
-                dst,
-                Accum::Replace,
-                band(&dc, qkv_cols(n), sq, dh),
-                band(vc, qkv_cols(n), sk, dh).transpose(),
-            );
-        }
-        for n in 0..blocks {
-            // dV = Pᵀ·dC
-            let dst = dvc.as_mut().submatrix_mut(0, qkv_cols(n), sk, dh);
-            mm(
-                dst,
-                Accum::Replace,
-                band(p, p_cols(n).start, sq, sk).transpose(),
-                band(&dc, qkv_cols(n), sq, dh),
-            );
+            let (db, vb) = (block(dout, 0, sq, dh, bi(n)), block(vv, v0, sk, dh, bi(n)));
+            mm(dst, Accum::Replace, db, vb.transpose());
         }
         for n in 0..blocks {
             // dS = P ⊙ (dP − rowsum(dP ⊙ P))
             softmax_backward((&mut ds, Accum::Replace), p, &dp, p_cols(n));
         }
-        for n in 0..blocks {
-            // dQ = dS·K·s
-            let dst = dq.as_mut().submatrix_mut(0, qkv_cols(n), sq, dh);
-            mm_scaled(
-                dst,
-                Accum::Replace,
-                band(&ds, p_cols(n).start, sq, sk),
-                band(kc, qkv_cols(n), sk, dh),
-                s,
-            );
+        let mut bands = Bands { nodes: Vec::new() };
+        if bk.wants(q_id) {
+            let (g, how) = bands.slot(bk, q_id, q0, d);
+            for n in 0..blocks {
+                // dQ = dS·K·s
+                let dsb = ds.as_ref().submatrix(0, p_cols(n).start, sq, sk);
+                let kb = block(kv, k0, sk, dh, bi(n));
+                mm_scaled(block_mut(g, q0, sq, dh, bi(n)), how, dsb, kb, s);
+            }
         }
-        for n in 0..blocks {
-            // dK = dSᵀ·Q·s
-            let dst = dkc.as_mut().submatrix_mut(0, qkv_cols(n), sk, dh);
-            mm_scaled(
-                dst,
-                Accum::Replace,
-                band(&ds, p_cols(n).start, sq, sk).transpose(),
-                band(qc, qkv_cols(n), sq, dh),
-                s,
-            );
+        if bk.wants(k_id) {
+            let (g, how) = bands.slot(bk, k_id, k0, d);
+            for n in 0..blocks {
+                // dK = dSᵀ·Q·s
+                let dsb = ds.as_ref().submatrix(0, p_cols(n).start, sq, sk);
+                let qb = block(qv, q0, sq, dh, bi(n));
+                mm_scaled(block_mut(g, k0, sk, dh, bi(n)), how, dsb.transpose(), qb, s);
+            }
         }
-        uncompact_into(bk, &[(q_id, q0, &dq), (k_id, k0, &dkc), (v_id, v0, &dvc)], batch);
-        for m in [dc, dq, dkc, dvc, dp, ds] {
-            crate::pool::give(m);
+        if bk.wants(v_id) {
+            let (g, how) = bands.slot(bk, v_id, v0, d);
+            for n in 0..blocks {
+                // dV = Pᵀ·dC
+                let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
+                let db = block(dout, 0, sq, dh, bi(n));
+                mm(block_mut(g, v0, sk, dh, bi(n)), how, pb.transpose(), db);
+            }
         }
+        bands.finish(bk);
+        crate::pool::give(dp);
+        crate::pool::give(ds);
     });
     Attended { context, weights: p_id }
 }
