@@ -49,52 +49,28 @@ fn times(min: Duration, mut f: impl FnMut()) -> Vec<Duration> {
 }
 
 /// The time faer needs for every product in `count`, each timed alone.
-///
-/// Taken on a fresh thread, with operands whose padding is zero and after a
-/// warm-up product: faer's kernels for fewer than 16 rows compute a full 16
-/// and drop the extra rows, so whatever sits in the padding — of the
-/// operands, or of the scratch buffer faer keeps per thread — is multiplied
-/// too. Leftovers from earlier work are sometimes subnormal floats, and
-/// those made the 8-row products 40× slower here; the bound is meant to be
-/// what faer can really do.
 fn matmul_bound(count: &Count, verbose: bool) -> Duration {
-    std::thread::scope(|s| s.spawn(|| matmul_bound_here(count, verbose)).join().unwrap())
-}
-
-fn matmul_bound_here(count: &Count, verbose: bool) -> Duration {
     let mut total = Duration::ZERO;
     for (shape, &n) in &count.shapes {
         let &Shape { m, k, n: cols, a_transposed, b_transposed } = shape;
-        let a = if a_transposed {
-            filled(k, m, |i, j| (i + j) as f32 * 1e-3)
-        } else {
-            filled(m, k, |i, j| (i + j) as f32 * 1e-3)
-        };
-        let b = if b_transposed {
-            filled(cols, k, |i, j| (i * j) as f32 * 1e-3)
-        } else {
-            filled(k, cols, |i, j| (i * j) as f32 * 1e-3)
-        };
-        let mut c = Mat::<f32>::zeros(m, cols);
-        {
-            // one product of the same shape rounded up to whole kernels of
-            // 16 rows: it fills faer's scratch where the padding will be read
-            let m16 = m.next_multiple_of(16);
-            let a16 = filled(m16, k, |i, j| (i + j) as f32 * 1e-3);
-            let b16 = filled(k, cols, |i, j| (i * j) as f32 * 1e-3);
-            let mut c16 = Mat::<f32>::zeros(m16, cols);
-            matmul(c16.as_mut(), Accum::Add, a16.as_ref(), b16.as_ref(), 1.0, Par::Seq);
-        }
+        let (ar, ac) = if a_transposed { (k, m) } else { (m, k) };
+        let (br, bc) = if b_transposed { (cols, k) } else { (k, cols) };
+        let a = padded(ar, ac, |i, j| (i + j) as f32 * 1e-3);
+        let b = padded(br, bc, |i, j| (i * j) as f32 * 1e-3);
+        let mut c = padded(m, cols, |_, _| 0.0);
         let reps = (2_000_000 / (m * k * cols).max(1)).clamp(1, 10_000);
         // the fastest run: the bound is what faer can do, and a run slowed
         // by anything else on the machine says nothing about that
         let per = times(Duration::from_millis(20), || {
             for _ in 0..reps {
+                let (a, b) =
+                    (a.as_ref().submatrix(0, 0, ar, ac), b.as_ref().submatrix(0, 0, br, bc));
                 let (a, b) = (
-                    if a_transposed { a.transpose() } else { a.as_ref() },
-                    if b_transposed { b.transpose() } else { b.as_ref() },
+                    if a_transposed { a.transpose() } else { a },
+                    if b_transposed { b.transpose() } else { b },
                 );
-                matmul(c.as_mut(), Accum::Add, a, b, 1.0, Par::Seq);
+                let c = c.as_mut().submatrix_mut(0, 0, m, cols);
+                matmul(c, Accum::Add, a, b, 1.0, Par::Seq);
             }
         })[0]
             / reps as u32;
@@ -112,17 +88,14 @@ fn matmul_bound_here(count: &Count, verbose: bool) -> Duration {
     total
 }
 
-/// A matrix of `f(i, j)` whose padding rows (faer rounds a column up to a
-/// multiple of the SIMD width) are zeros, as they are in the pool's
-/// matrices — not whatever the allocator handed back.
-fn filled(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f32) -> Mat<f32> {
-    let mut m = Mat::zeros(rows, cols);
-    for j in 0..cols {
-        for i in 0..rows {
-            m[(i, j)] = f(i, j);
-        }
-    }
-    m
+/// A matrix of `f(i, j)`, stored with its rows rounded up to a multiple of
+/// 16 and the extra rows set to zero: use its top `rows` rows. faer's kernels
+/// for fewer than 16 rows read (and multiply) a full 16, so the rows past
+/// the end must hold something definite — a padding row left as the
+/// allocator handed it back can hold subnormal floats, which made the 8-row
+/// products here run 40× slower than they do.
+fn padded(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f32) -> Mat<f32> {
+    Mat::from_fn(rows.next_multiple_of(16), cols, |i, j| if i < rows { f(i, j) } else { 0.0 })
 }
 
 fn arg(name: &str) -> Option<String> {

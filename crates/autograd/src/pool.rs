@@ -29,7 +29,21 @@ const KEEP: usize = 256;
 /// caller overwrites completely.
 pub fn take<T: Real>(rows: usize, cols: usize) -> Mat<T> {
     T::with_pool(|p| p.free.get_mut(&(rows, cols)).and_then(Vec::pop))
-        .unwrap_or_else(|| Mat::zeros(rows, cols))
+        .unwrap_or_else(|| fresh(rows, cols))
+}
+
+/// A new matrix of zeros — its padding too. faer stores each column rounded
+/// up to whole SIMD registers, and its kernels for fewer rows than a
+/// register holds read and multiply the padding rows (dropping the result).
+/// `Mat::zeros` leaves those rows as the allocator handed them back, and
+/// leftovers that happen to be subnormal floats make such products many
+/// times slower. Nothing here ever writes padding, so zero stays zero.
+fn fresh<T: Real>(rows: usize, cols: usize) -> Mat<T> {
+    let full = rows.next_multiple_of(16);
+    let mut m = Mat::with_capacity(full, cols);
+    m.resize_with(full, cols, |_, _| T::zero());
+    m.resize_with(rows, cols, |_, _| T::zero());
+    m
 }
 
 /// A matrix of zeros.
