@@ -8,7 +8,9 @@
 //! `products ms` is the time the same products took *inside* a step (cold
 //! operands, thousands of small per-head calls in a row), and `ceiling` is
 //! the bound as a share of it — the "of bound" figure a step would reach if
-//! everything but its products cost nothing.
+//! everything but its products cost nothing. (Each product inside the step
+//! is timed between two clock reads, which adds a little to the thousands
+//! of tiny per-head products: the ceiling errs low at small L.)
 //!
 //!     cargo bench -p autograd --bench step [-- --lengths 8,32 --min-seconds 1 --shapes --ops --models transformer,gru,gru-attention]
 
