@@ -43,6 +43,14 @@ fn gradcheck(
     };
     let (_, probe) = loss_of(&params, None);
     let probe = probe.unwrap();
+    // A matrix taken from the pool holds stale numbers that an op must
+    // overwrite; put NaN-filled ones there, in the parameters' shapes (those
+    // of their gradients), so that a gradient that reads one shows it.
+    for &(r, c) in shapes {
+        for _ in 0..4 {
+            autograd::pool::give(Mat::from_fn(r, c, |_, _| f64::NAN));
+        }
+    }
     let grads = {
         let tape = Tape::new(&params);
         let xs: Vec<_> = ids.iter().map(|&p| tape.param(p)).collect();
@@ -64,6 +72,8 @@ fn gradcheck(
                 let numeric = (up - down) / (2.0 * h);
                 let analytic = grads.get(p).map_or(0.0, |g| g[(i, j)]);
                 let err = (numeric - analytic).abs() / (1.0 + numeric.abs().max(analytic.abs()));
+                // (`max` would pass over a NaN)
+                assert!(err.is_finite(), "{name}: gradient {analytic} vs {numeric} at ({i}, {j})");
                 worst = worst.max(err);
             }
         }
@@ -184,6 +194,10 @@ fn attention_on_column_bands() {
     });
     gradcheck("attention_bands gap", &[(8, 12)], |_, x| {
         attention_bands((x[0], 0), (x[0], 8), (x[0], 8), 4, shape, Some(&keep), true).context
+    });
+    // bands that overlap in part: K's band starts inside Q's
+    gradcheck("attention_bands overlap", &[(8, 10)], |_, x| {
+        attention_bands((x[0], 0), (x[0], 2), (x[0], 6), 4, shape, Some(&keep), true).context
     });
 }
 

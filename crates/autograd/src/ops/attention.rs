@@ -102,9 +102,17 @@ impl Bands {
                 self.nodes.len() - 1
             }
         };
-        let written = &mut self.nodes[k].2;
-        let how = if written[c0] { Accum::Add } else { Accum::Replace };
-        written[c0..c0 + d].iter_mut().for_each(|w| *w = true);
+        let band = &mut self.nodes[k].2[c0..c0 + d];
+        let how = if band.iter().all(|&w| !w) {
+            Accum::Replace
+        } else {
+            // partly written (bands that overlap): zero the rest, then add
+            for (j, _) in band.iter().enumerate().filter(|(_, w)| !**w) {
+                g.col_as_slice_mut(c0 + j).fill(T::zero());
+            }
+            Accum::Add
+        };
+        band.fill(true);
         (g, how)
     }
 
