@@ -13,14 +13,19 @@ pub fn mat<const C: usize>(rows: &[[f64; C]]) -> Mat<f64> {
 }
 
 /// The largest absolute difference between two matrices of one shape:
-/// how far apart two implementations of the same thing came out.
+/// how far apart two implementations of the same thing came out. NaN if
+/// either holds a NaN, so that no tolerance is met by accident.
 #[track_caller]
 pub fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
     assert_eq!((a.nrows(), a.ncols()), (b.nrows(), b.ncols()), "max_diff: shapes differ");
     let mut worst: f64 = 0.0;
     for j in 0..a.ncols() {
         for i in 0..a.nrows() {
-            worst = worst.max((a[(i, j)] - b[(i, j)]).abs());
+            let d = (a[(i, j)] - b[(i, j)]).abs();
+            if d.is_nan() {
+                return f64::NAN; // (`max` would pass over it)
+            }
+            worst = worst.max(d);
         }
     }
     worst
