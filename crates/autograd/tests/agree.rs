@@ -9,7 +9,7 @@ use autograd::nn::{
 };
 use autograd::{Heads, Params, Tape, attention, attention_bands, attention_reference};
 use blocks::layers as b;
-use blocks::max_diff;
+use blocks::{max_diff, worse};
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -92,14 +92,14 @@ fn encoder_and_decoder_layers_match_blocks() {
         for s in 0..batch {
             let keep = rows(&src_keep, s * s_s, s_s);
             let mem_b = enc_b.forward(&rows(&x, s * s_s, s_s), Some(&keep));
-            worst = worst.max(max_diff(&mem_b, &rows(&memory.value(), s * s_s, s_s)));
+            worst = worse(worst, max_diff(&mem_b, &rows(&memory.value(), s * s_s, s_s)));
             let out_b = dec_b.forward(
                 &rows(&y, s * s_t, s_t),
                 &mem_b,
                 Some(&b::causal_mask(s_t)),
                 Some(&rows(&cross_keep, s * s_t, s_t)),
             );
-            worst = worst.max(max_diff(&out_b, &rows(&out.value(), s * s_t, s_t)));
+            worst = worse(worst, max_diff(&out_b, &rows(&out.value(), s * s_t, s_t)));
         }
         println!("{norm:?} encoder + decoder layer, autograd vs blocks: max |Δ| = {worst:.2e}");
         assert!(worst <= TOL, "{norm:?}: {worst:e}");
@@ -150,7 +150,7 @@ fn the_tiny_transformer_matches_blocks() {
             if let Some((_, ln_d)) = &model.final_ln {
                 y = layer_norm(&params, ln_d).forward(&y);
             }
-            worst = worst.max(max_diff(&out_b.forward(&y), &rows(&logits, s * len, len)));
+            worst = worse(worst, max_diff(&out_b.forward(&y), &rows(&logits, s * len, len)));
         }
         println!("{norm:?} tiny Transformer logits, autograd vs blocks: max |Δ| = {worst:.2e}");
         assert!(worst <= TOL, "{norm:?}: {worst:e}");
@@ -182,7 +182,7 @@ fn fused_attention_matches_the_composed_reference() {
         (value, [q, k, v].map(|p| grads.get(p).unwrap().clone()))
     };
     let ((a, ga), (r, gr)) = (run(true), run(false));
-    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), worse);
     println!("fused attention vs composed reference (values and gradients): max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
@@ -236,7 +236,7 @@ fn fused_residual_layer_norm_matches_add_then_layer_norm() {
         (value, ids.map(|p| grads.get(p).unwrap().clone()))
     };
     let ((a, ga), (r, gr)) = (run(true), run(false));
-    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), worse);
     println!("add_layer_norm vs add then layer_norm: max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
@@ -257,7 +257,7 @@ fn fused_linear_relu_matches_linear_then_relu() {
         (value, ids.map(|p| grads.get(p).unwrap().clone()))
     };
     let ((a, ga), (r, gr)) = (run(true), run(false));
-    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), worse);
     println!("linear_relu vs linear then relu: max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
@@ -283,7 +283,7 @@ fn fused_gru_step_matches_the_composed_reference() {
         (value, ids.map(|p| grads.get(p).unwrap().clone()))
     };
     let ((a, ga), (r, gr)) = (run(true), run(false));
-    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), worse);
     println!("fused GRU step vs composed reference (values and gradients): max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
@@ -313,7 +313,7 @@ fn gru_steps_on_row_bands_match_the_composed_reference() {
         (value, ids.map(|p| grads.get(p).unwrap().clone()))
     };
     let ((a, ga), (r, gr)) = (run(true), run(false));
-    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), f64::max);
+    let worst = ga.iter().zip(&gr).map(|(x, y)| max_diff(x, y)).fold(max_diff(&a, &r), worse);
     println!("GRU steps on row bands vs composed reference: max |Δ| = {worst:.2e}");
     assert!(worst <= TOL, "{worst:e}");
 }
@@ -353,10 +353,10 @@ fn the_decoder_only_lm_matches_blocks() {
             if let Some(ln) = &model.final_ln {
                 x = layer_norm(&params, ln).forward(&x);
             }
-            worst = worst.max(max_diff(
-                &linear(&params, &model.out).forward(&x),
-                &rows(&logits, s * len, len),
-            ));
+            worst = worse(
+                worst,
+                max_diff(&linear(&params, &model.out).forward(&x), &rows(&logits, s * len, len)),
+            );
         }
         println!("{norm:?} decoder-only LM logits, autograd vs blocks: max |Δ| = {worst:.2e}");
         assert!(worst <= TOL, "{norm:?}: {worst:e}");

@@ -9,6 +9,7 @@ use autograd::{
     Heads, Params, Smoothing, Tape, Var, attention, attention_bands, attention_reference,
     concat_cols, concat_rows,
 };
+use blocks::worse;
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -74,7 +75,7 @@ fn gradcheck(
                 let err = (numeric - analytic).abs() / (1.0 + numeric.abs().max(analytic.abs()));
                 // (`max` would pass over a NaN)
                 assert!(err.is_finite(), "{name}: gradient {analytic} vs {numeric} at ({i}, {j})");
-                worst = worst.max(err);
+                worst = worse(worst, err);
             }
         }
     }

@@ -97,7 +97,7 @@ mod tests {
         let diff = (0..5)
             .flat_map(|i| (0..3).map(move |j| (i, j)))
             .map(|(i, j)| (a.output[(i, j)] - b[(i, j)]).abs())
-            .fold(0.0, f64::max);
+            .fold(0.0, crate::worse);
         assert!(diff < 1e-14, "max difference {diff}");
     }
 

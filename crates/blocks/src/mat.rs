@@ -21,14 +21,16 @@ pub fn max_diff(a: &Mat<f64>, b: &Mat<f64>) -> f64 {
     let mut worst: f64 = 0.0;
     for j in 0..a.ncols() {
         for i in 0..a.nrows() {
-            let d = (a[(i, j)] - b[(i, j)]).abs();
-            if d.is_nan() {
-                return f64::NAN; // (`max` would pass over it)
-            }
-            worst = worst.max(d);
+            worst = worse(worst, (a[(i, j)] - b[(i, j)]).abs());
         }
     }
     worst
+}
+
+/// The larger of two differences, and NaN if either is NaN — where `f64::max`
+/// would quietly return the other one.
+pub fn worse(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
 }
 
 /// `A · B`.
