@@ -5,7 +5,7 @@
 use autograd::nn::init::normal;
 use autograd::nn::{DecoderLayer, EncoderLayer, MultiHeadAttention, Norm, padding_mask};
 use autograd::{Heads, Params, Tape, attention_reference, head_weights};
-use blocks::{matmul, max_diff, scaled_dot_product_attention};
+use blocks::{matmul, max_diff, scaled_dot_product_attention, worse};
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -93,10 +93,13 @@ pub fn three_implementations(seed: u64, nb: &mut Notebook) {
         let mut w_diff: f64 = 0.0;
         for b in 0..batch {
             for i in 0..h {
-                w_diff = w_diff.max(max_diff(
-                    &loop_weights[b * h + i],
-                    &head_weights(&weights, Heads { batch, heads: h }, b, i),
-                ));
+                w_diff = worse(
+                    w_diff,
+                    max_diff(
+                        &loop_weights[b * h + i],
+                        &head_weights(&weights, Heads { batch, heads: h }, b, i),
+                    ),
+                );
             }
         }
         let a =

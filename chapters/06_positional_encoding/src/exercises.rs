@@ -1,5 +1,6 @@
 //! Lecture 17 exercise 6, checked by running it.
 
+use blocks::worse;
 use record::{Notebook, say, show};
 
 use crate::previous_token::{N, head};
@@ -15,7 +16,7 @@ pub fn exercise_6(d: usize, nb: &mut Notebook) {
     say!(nb, "d = {d}: PE(p)·PE(p) = {at0} = d/2 (every pair contributes sin² + cos² = 1)");
     let worst = (1..=40)
         .map(|k| (dot(50.0, 50.0 + f64::from(k), d) - dot(50.0, 50.0 - f64::from(k), d)).abs())
-        .fold(0.0, f64::max);
+        .fold(0.0, worse);
     let worst = nb.value("ex6_symmetry", show::sci(worst, 1));
     say!(
         nb,

@@ -2,7 +2,7 @@
 //! one fixed rotation, and so the dot product of two encodings depends on
 //! their distance only.
 
-use blocks::{matmul, max_diff};
+use blocks::{matmul, max_diff, worse};
 use faer::Mat;
 use record::svg::{LinePlot, Series};
 use record::{Notebook, say, show};
@@ -76,7 +76,7 @@ pub fn distance_only(d: usize, nb: &mut Notebook) {
     let mut worst = 0.0f64;
     for p in [0.0, 37.0, 150.0, 280.0] {
         let row: Vec<f64> = ks.iter().map(|&k| dot(p, p + k, d)).collect();
-        worst = ks.iter().zip(&row).map(|(&k, v)| (v - formula(k)).abs()).fold(worst, f64::max);
+        worst = ks.iter().zip(&row).map(|(&k, v)| (v - formula(k)).abs()).fold(worst, worse);
         let cells: Vec<String> = row.iter().map(|v| format!("{:>7}", show::num(*v, 2))).collect();
         say!(nb, "{:>12} {}", format!("p = {p}"), cells.join(""));
     }
