@@ -65,13 +65,15 @@ impl<'t, T: Real> Var<'t, T> {
         let mut gh = crate::pool::take(batch, 3 * hid);
         let out = {
             let (h, gi, w, b) = (self.value(), gi_all.value(), w_h.value(), b_h.value());
-            for j in 0..3 * hid {
-                gh.col_as_slice_mut(j).fill(b[(0, j)]);
-            }
-            mm(gh.as_mut(), Accum::Add, h.as_ref(), w.as_ref());
+            mm(gh.as_mut(), Accum::Replace, h.as_ref(), w.as_ref());
             let mut out = crate::pool::take(batch, hid);
             let gi_col = |k: usize| &gi.col_as_slice(k)[rows.clone()];
             for j in 0..hid {
+                // gh = h·W_h + b_h, the bias added to each column just before use
+                for k in [j, hid + j, 2 * hid + j] {
+                    let bk = b[(0, k)];
+                    gh.col_as_slice_mut(k).iter_mut().for_each(|v| *v += bk);
+                }
                 let (gir, giz, gin) = (gi_col(j), gi_col(hid + j), gi_col(2 * hid + j));
                 let (ghr, ghz, ghn) =
                     (gh.col_as_slice(j), gh.col_as_slice(hid + j), gh.col_as_slice(2 * hid + j));
