@@ -93,13 +93,8 @@ pub fn three_implementations(seed: u64, nb: &mut Notebook) {
         let mut w_diff: f64 = 0.0;
         for b in 0..batch {
             for i in 0..h {
-                w_diff = worse(
-                    w_diff,
-                    max_diff(
-                        &loop_weights[b * h + i],
-                        &head_weights(&weights, Heads { batch, heads: h }, b, i),
-                    ),
-                );
+                let head = head_weights(&weights, Heads { batch, heads: h }, b, i);
+                w_diff = worse(w_diff, max_diff(&loop_weights[b * h + i], &head));
             }
         }
         let a =
