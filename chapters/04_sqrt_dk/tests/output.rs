@@ -3,27 +3,9 @@
 //! numbers say what the lectures say. The full run trains 58 models (54 in
 //! the sweep, 4 in exercise 9), so it happens once and every test reads it.
 
-use std::sync::OnceLock;
-
 use ch04_sqrt_dk::{Options, run};
-use record::Notebook;
 
-fn book_run() -> &'static Notebook {
-    static RUN: OnceLock<Notebook> = OnceLock::new();
-    RUN.get_or_init(|| {
-        let mut nb = Notebook::quiet();
-        run(&Options::default(), &mut nb);
-        nb
-    })
-}
-
-fn get(name: &str) -> &'static str {
-    book_run().shown(name)
-}
-
-fn num(name: &str) -> f64 {
-    book_run().number(name)
-}
+record::book_run!(run, Options);
 
 #[test]
 fn output_values_and_figures_are_pinned() {

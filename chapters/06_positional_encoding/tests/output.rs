@@ -4,27 +4,9 @@
 //! substance where they come from training. The full run trains 8 models,
 //! so it happens once and every test reads it.
 
-use std::sync::OnceLock;
-
 use ch06_positional_encoding::{Options, run};
-use record::Notebook;
 
-fn book_run() -> &'static Notebook {
-    static RUN: OnceLock<Notebook> = OnceLock::new();
-    RUN.get_or_init(|| {
-        let mut nb = Notebook::quiet();
-        run(&Options::default(), &mut nb);
-        nb
-    })
-}
-
-fn get(name: &str) -> &'static str {
-    book_run().shown(name)
-}
-
-fn num(name: &str) -> f64 {
-    book_run().number(name)
-}
+record::book_run!(run, Options);
 
 #[test]
 fn output_values_and_figures_are_pinned() {

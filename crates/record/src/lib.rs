@@ -241,6 +241,37 @@ macro_rules! pin {
     }};
 }
 
+/// For a chapter whose run is long (it trains models): defines, in the test
+/// file, `book_run()` — the book's configuration run once, quietly, and shared
+/// by every test of the file — and two readers of its recorded values,
+/// `get(name)` (the value as the page shows it) and `num(name)` (as a number).
+///
+/// `record::book_run!(ch04_sqrt_dk::run, ch04_sqrt_dk::Options);` (or the
+/// names as imported)
+#[macro_export]
+macro_rules! book_run {
+    ($run:path, $options:ty) => {
+        fn book_run() -> &'static $crate::Notebook {
+            static RUN: ::std::sync::OnceLock<$crate::Notebook> = ::std::sync::OnceLock::new();
+            RUN.get_or_init(|| {
+                let mut nb = $crate::Notebook::quiet();
+                $run(&<$options>::default(), &mut nb);
+                nb
+            })
+        }
+
+        #[allow(dead_code)]
+        fn get(name: &str) -> &'static str {
+            book_run().shown(name)
+        }
+
+        #[allow(dead_code)]
+        fn num(name: &str) -> f64 {
+            book_run().number(name)
+        }
+    };
+}
+
 #[doc(hidden)]
 #[track_caller]
 pub fn check_no_stale_snapshots(dir: &Path, names: &[String]) {
