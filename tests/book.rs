@@ -46,6 +46,36 @@ fn every_page_is_in_the_summary() {
     }
 }
 
+/// A link between pages must lead somewhere: every relative Markdown link
+/// `[text](page.md#anchor)` names a page that exists in `book/`. (Draft
+/// entries of SUMMARY.md, `[title]()`, are not links.)
+#[test]
+fn every_link_between_pages_resolves() {
+    let link = regex::Regex::new(r"\]\(([^)\s]+)\)").unwrap();
+    let mut problems = Vec::new();
+    let mut files = pages();
+    files.push(root().join("book/SUMMARY.md"));
+    for page in files {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            for cap in link.captures_iter(line) {
+                let target = &cap[1];
+                if target.contains("://")
+                    || target.starts_with('#')
+                    || target.starts_with("mailto:")
+                {
+                    continue;
+                }
+                let file = target.split('#').next().unwrap();
+                if !page.parent().unwrap().join(file).is_file() {
+                    problems.push(format!("{}:{}: no page {file}", page.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
 #[test]
 fn every_page_pairs_its_languages() {
     let mut problems = Vec::new();

@@ -2,6 +2,6 @@
 
 use ch05_multi_head::{Options, run};
 
-fn main() -> std::io::Result<()> {
+fn main() -> std::process::ExitCode {
     record::chapter_main(run, |o: &Options| o.figures.as_deref())
 }

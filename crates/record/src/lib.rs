@@ -292,19 +292,42 @@ pub fn check_no_stale_snapshots(dir: &Path, names: &[String]) {
 
 /// The whole `main` of a chapter binary: parse the options (a bad one is a
 /// clap error: a message and exit code 2), run every demo printing as it
-/// goes, and write the figures if `--figures DIR` was given.
+/// goes, and write the figures if `--figures DIR` was given. A figures
+/// directory that cannot be written is refused with a sentence naming it
+/// and exit code 2 — before the demos run, so a long run is not wasted.
 pub fn chapter_main<O: clap::Parser>(
     run: fn(&O, &mut Notebook),
     figures: fn(&O) -> Option<&Path>,
-) -> std::io::Result<()> {
+) -> std::process::ExitCode {
     let opts = O::parse();
+    let refuse = |why: String| {
+        eprintln!("error: {why}");
+        std::process::ExitCode::from(2)
+    };
+    if let Some(dir) = figures(&opts)
+        && let Err(why) = figures_dir_ready(dir)
+    {
+        return refuse(why);
+    }
     let mut nb = Notebook::printing();
     run(&opts, &mut nb);
     if let Some(dir) = figures(&opts) {
-        nb.write_figures(dir)?;
+        if let Err(e) = nb.write_figures(dir) {
+            return refuse(format!("cannot write the figures to {}: {e}", dir.display()));
+        }
         eprintln!("figures written to {}", dir.display());
     }
-    Ok(())
+    std::process::ExitCode::SUCCESS
+}
+
+/// Make sure figures can be written into `dir`: create it if needed and
+/// write (then remove) a probe file. The error is a sentence for the reader.
+pub fn figures_dir_ready(dir: &Path) -> Result<(), String> {
+    let cannot = |e: std::io::Error| format!("cannot write the figures to {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    let probe = dir.join(".txbook-probe");
+    std::fs::write(&probe, b"").map_err(cannot)?;
+    std::fs::remove_file(&probe).map_err(cannot)
 }
 
 /// Command-line value parsers shared by the chapters.
