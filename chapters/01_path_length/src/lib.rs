@@ -6,10 +6,21 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use record::Notebook;
 
+pub mod decay;
+pub mod models;
 pub mod sensitivity;
+
+/// How the weights of both models are drawn.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Init {
+    /// As PyTorch's nn.RNN and nn.MultiheadAttention do by default.
+    Pytorch,
+    /// Every weight matrix from N(0, 1/d), every bias 0 (variance-preserving).
+    Normal,
+}
 
 /// What a reader can change without editing code.
 #[derive(Parser, Debug, Clone)]
@@ -34,6 +45,14 @@ pub struct Options {
     #[arg(long, default_value_t = 1.0, value_parser = record::cli::float_in(0.0, 10.0))]
     pub recurrent_scale: f64,
 
+    /// How the weights are drawn.
+    #[arg(long, value_enum, default_value_t = Init::Pytorch)]
+    pub init: Init,
+
+    /// Standard deviation of the random inputs x_j.
+    #[arg(long, default_value_t = 1.0, value_parser = record::cli::float_in(0.0, 100.0))]
+    pub input_scale: f64,
+
     /// Seed of the random weights and inputs.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -53,4 +72,6 @@ impl Default for Options {
 /// Every demo of the chapter, in the lecture's order.
 pub fn run(opts: &Options, nb: &mut Notebook) {
     sensitivity::path_length(opts, nb);
+    decay::rnn_decay(opts, nb);
+    sensitivity::normal_init(opts, nb);
 }

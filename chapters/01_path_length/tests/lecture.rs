@@ -1,40 +1,91 @@
-//! The lecture's findings hold in substance (its digits came from other
-//! random draws), and bad options are refused.
+//! What the page claims about the numbers, checked on the values the demos
+//! record (the lecture's digits came from other random draws), and bad
+//! options refused.
 
 use ch01_path_length::{Options, run};
 use clap::Parser;
 use record::Notebook;
 
-fn values(args: &[&str]) -> Vec<(String, f64)> {
+fn book(args: &[&str]) -> Notebook {
     let opts = Options::parse_from(std::iter::once("ch01").chain(args.iter().copied()));
     let mut nb = Notebook::quiet();
     run(&opts, &mut nb);
-    nb.values().iter().map(|(k, v)| (k.clone(), v.parse().unwrap())).collect()
-}
-
-fn get(v: &[(String, f64)], name: &str) -> f64 {
-    v.iter().find(|(k, _)| k == name).unwrap().1
+    nb
 }
 
 #[test]
 fn the_rnn_forgets_exponentially_and_attention_does_not() {
-    let v = values(&[]);
-    // RNN: more than six orders of magnitude lost between distance 1 and 32
-    assert!(get(&v, "rnn_d1") / get(&v, "rnn_dhalf") > 1e6);
-    // attention: every distance within one order of magnitude of every other
-    assert!(get(&v, "attn_max") / get(&v, "attn_min") < 10.0);
-    // and far inputs matter as much as near ones
-    let ratio = get(&v, "attn_avg_far") / get(&v, "attn_avg_near");
-    assert!((0.5..2.0).contains(&ratio), "{ratio}");
+    let v = book(&[]);
+    for p in ["", "normal_"] {
+        let num = |name: &str| v.number(&format!("{p}{name}"));
+        // RNN: more than six orders of magnitude lost between distance 1 and 32
+        assert!(num("rnn_d1") / num("rnn_dhalf") > 1e6, "{p}");
+        // at one rate: a straight line on the log scale
+        assert!((num("rnn_per_step") - num("rnn_per_step_far")).abs() <= 0.03, "{p}");
+        // attention: every distance 1..63 within one order of magnitude of every other
+        assert!(num("attn_max") / num("attn_min") < 10.0, "{p}");
+        // and far inputs matter as much as near ones
+        let ratio = num("attn_avg_far") / num("attn_avg_near");
+        assert!((0.5..2.0).contains(&ratio), "{p}: {ratio}");
+        // at random init the last query spreads its weights over most positions
+        assert!(num("spread") > 32.0 && num("weight_max") < 0.2, "{p}");
+        // the value path alone accounts for most of a typical distance's sensitivity
+        let share = num("value_path") / num("attn_avg_far");
+        assert!((0.6..1.0).contains(&share), "{p}: {share}");
+    }
 }
 
+/// Exercise 3: the spike at distance 0 is the query's path; without it,
+/// distance 0 is in the range of the other distances.
+#[test]
+fn the_spike_at_distance_zero_is_the_query() {
+    let v = book(&[]);
+    for p in ["", "normal_"] {
+        let num = |name: &str| v.number(&format!("{p}{name}"));
+        let fixed = num("attn_d0_fixed_q");
+        assert!(num("attn_d0") > 3.0 * num("attn_max"), "{p}: spike");
+        assert!((num("attn_min")..=num("attn_max")).contains(&fixed), "{p}: {fixed}");
+    }
+}
+
+/// The decay table: the factor per step is ρ(W_hh) · mean tanh' to within
+/// 0.05 in every row; width does not matter, ρ does.
+#[test]
+fn the_rate_of_forgetting_is_rho_times_the_slope() {
+    let v = book(&[]);
+    for row in ["run", "wide", "small_x", "rec", "normal"] {
+        let (measured, predicted) =
+            (v.number(&format!("{row}_per_step")), v.number(&format!("{row}_predicted")));
+        assert!((measured - predicted).abs() <= 0.05, "{row}: {measured} vs {predicted}");
+    }
+    assert_eq!(v.shown("run_per_step"), v.shown("rnn_per_step"));
+    assert_eq!(v.shown("normal_per_step"), v.shown("normal_rnn_per_step"));
+    assert!((v.number("wide_per_step") - v.number("run_per_step")).abs() <= 0.02);
+    // the spectral norm exceeds 1, yet the default decays: ρ sets the rate
+    assert!(v.number("run_norm2") > 1.0 && v.number("run_rho") < 0.65);
+    // nearly linear tanh: the rate rises to about ρ, and no further
+    assert!(v.number("small_x_slope") > 0.9);
+    assert!(v.number("small_x_per_step") <= v.number("small_x_rho"));
+    // ρ near 1 (N(0, 1/d), or uniform ×√3): the rate is set by the slope alone
+    for row in ["rec", "normal"] {
+        let rho = v.number(&format!("{row}_rho"));
+        assert!((0.9..1.2).contains(&rho), "{row}: {rho}");
+    }
+    // the variance-preserving init forgets at a rate near the lecture's ≈ 0.6
+    assert!((0.55..0.7).contains(&v.number("normal_rnn_per_step")));
+}
+
+/// Exercise 2: with W_hh three times larger, ρ exceeds 1, tanh saturates
+/// more, and the sensitivity grows slowly with distance instead of decaying.
 #[test]
 fn a_larger_recurrent_matrix_stops_forgetting() {
-    let base = values(&[]);
-    let big = values(&["--recurrent-scale", "3"]);
-    assert!(get(&big, "rnn_dhalf") > 1e3 * get(&base, "rnn_dhalf"));
-    // and it no longer decays at all: the far end is larger than the near one
-    assert!(get(&big, "rnn_dlast") > get(&big, "rnn_d1"));
+    let (base, big) = (book(&[]), book(&["--recurrent-scale", "3"]));
+    assert!(big.number("rnn_dhalf") > 1e3 * base.number("rnn_dhalf"));
+    assert!(big.number("rnn_dlast") > big.number("rnn_d1"));
+    let factor = big.number("rnn_per_step");
+    assert!((1.0..1.1).contains(&factor), "{factor}");
+    assert!(big.number("run_rho") > 1.0);
+    assert!(big.number("run_slope") < base.number("run_slope"));
 }
 
 #[test]
@@ -46,9 +97,27 @@ fn bad_options_are_refused() {
         ["--width", "0"],
         ["--recurrent-scale", "-1"],
         ["--recurrent-scale", "nan"],
+        ["--input-scale", "-0.5"],
+        ["--input-scale", "inf"],
+        ["--init", "xavier"],
     ] {
         let err =
             Options::try_parse_from(std::iter::once("ch01").chain(args)).expect_err("refused");
         assert_eq!(err.exit_code(), 2, "{args:?}");
+    }
+}
+
+/// Odd but valid options run to the end without a NaN in what is printed.
+#[test]
+fn edge_options_run() {
+    for args in [
+        &["--len", "2", "--seqs", "1"][..],
+        &["--recurrent-scale", "0", "--len", "8", "--seqs", "1"],
+        &["--input-scale", "0", "--len", "8", "--seqs", "1"],
+    ] {
+        let v = book(args);
+        for (name, shown) in v.values() {
+            assert!(!shown.contains("NaN"), "{args:?}: {name} = {shown}");
+        }
     }
 }
