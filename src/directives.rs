@@ -45,7 +45,7 @@ pub fn expand(page: &str, snapshots: &Snapshots) -> Expanded {
                         snapshots.body(chapter, name).map(|body| format!("```text\n{body}\n```"))
                     }
                     "figure" => snapshots
-                        .body(chapter, &format!("figure_{name}"))
+                        .figure(chapter, name)
                         .map(|svg| format!("<figure class=\"txbook-figure\">\n{svg}\n</figure>")),
                     other => Err(format!("unknown directive `{{{{{other} …}}}}`")),
                 });

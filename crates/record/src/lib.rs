@@ -17,7 +17,6 @@
 //! as insta snapshots. The book reads those snapshot files — never a fresh
 //! run — so the page, the prose and the tests all show the same numbers.
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -26,6 +25,8 @@ pub mod svg;
 
 #[doc(hidden)]
 pub use insta;
+#[doc(hidden)]
+pub use pinned;
 
 /// What a timing looks like where timings are hidden.
 pub const HIDDEN_TIMING: &str = "[timing]";
@@ -173,11 +174,7 @@ impl Notebook {
 
     /// The named values, one `name = shown` line each, in recorded order.
     pub fn values_text(&self) -> String {
-        let mut out = String::new();
-        for (name, shown) in &self.values {
-            writeln!(out, "{name} = {shown}").unwrap();
-        }
-        out
+        pinned::values_text(self.values.iter().map(|(n, s)| (n.as_str(), s.as_str())))
     }
 
     /// The figures, `(name, svg)`, in recorded order.
@@ -188,8 +185,8 @@ impl Notebook {
     /// The names of every snapshot [`pin!`] writes for this notebook.
     pub fn snapshot_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.demos.iter().map(|d| d.anchor.clone()).collect();
-        names.push("values".to_string());
-        names.extend(self.figures.iter().map(|(n, _)| format!("figure_{n}")));
+        names.push(pinned::VALUES.to_string());
+        names.extend(self.figures.iter().map(|(n, _)| pinned::figure_snapshot(n)));
         names
     }
 
@@ -223,7 +220,8 @@ macro_rules! say {
 macro_rules! pin {
     ($nb:expr) => {{
         let nb: &$crate::Notebook = &$nb;
-        let dir = ::std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+        let dir =
+            ::std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join($crate::pinned::SNAPSHOT_DIR);
         let mut settings = $crate::insta::Settings::clone_current();
         settings.set_snapshot_path(&dir);
         settings.set_prepend_module_to_snapshot(false);
@@ -232,9 +230,12 @@ macro_rules! pin {
             for demo in nb.demos() {
                 $crate::insta::assert_snapshot!(demo.anchor.as_str(), demo.text.as_str());
             }
-            $crate::insta::assert_snapshot!("values", nb.values_text());
+            $crate::insta::assert_snapshot!($crate::pinned::VALUES, nb.values_text());
             for (name, svg) in nb.figures() {
-                $crate::insta::assert_snapshot!(format!("figure_{name}"), svg.as_str());
+                $crate::insta::assert_snapshot!(
+                    $crate::pinned::figure_snapshot(name),
+                    svg.as_str()
+                );
             }
         });
         $crate::check_no_stale_snapshots(&dir, &nb.snapshot_names());
