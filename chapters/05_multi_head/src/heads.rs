@@ -76,3 +76,35 @@ pub fn one_vs_three(strength: f64, nb: &mut Notebook) {
     nb.figure("visite_heads", figure.to_svg());
 }
 // ANCHOR_END: one_vs_three
+
+// ANCHOR: exercise_2
+/// Exercise 2: the same questions asked with other strengths. With
+/// W^K = W^V = I, head i is one-head attention with its own W^Q_i, so each
+/// head's weights come from `scaled_dot_product_attention` directly.
+pub fn exercise_2(nb: &mut Notebook) {
+    nb.demo("exercise_2", "Exercise 2 · Weaker queries flatten every head");
+    let x = sentence(); // (5, 4)
+    let (person, place, time) = (0, 2, 3);
+    let visite_row = |w_q: Mat<f64>| {
+        let q = matmul(x.as_ref(), w_q.as_ref()); // (5, 4)
+        let a = scaled_dot_product_attention(q.as_ref(), x.as_ref(), x.as_ref(), None);
+        show::row_values(a.weights.as_ref(), VISITE).collect::<Vec<f64>>()
+    };
+    say!(
+        nb,
+        "strength   one head: Jane, l'Afrique, septembre   visite + en   each head's own word"
+    );
+    for strength in [0.0, 1.0, 2.0, 4.0, 6.0, 8.0] {
+        let one = visite_row(visite_asks(&[person, place, time], strength)); // (5,)
+        // each head's weight on its target: head 1 on Jane, 2 on l'Afrique, 3 on septembre
+        let own = [(person, 0), (place, 2), (time, 4)]
+            .map(|(t, word)| visite_row(visite_asks(&[t], strength))[word]);
+        let s = show::short(strength);
+        let targets =
+            nb.value(&format!("ex2_one_targets_s{s}"), show::tuple([0, 2, 4].map(|j| one[j]), 3));
+        let rest = nb.value(&format!("ex2_one_rest_s{s}"), show::num(one[1] + one[3], 3));
+        let heads = nb.value(&format!("ex2_three_s{s}"), show::tuple(own, 3));
+        say!(nb, "{s:>8}   {targets:<32}   {rest:<11}   {heads}");
+    }
+}
+// ANCHOR_END: exercise_2

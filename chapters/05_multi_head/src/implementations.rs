@@ -35,7 +35,15 @@ pub fn parameter_count(nb: &mut Notebook) {
 /// (3) the autograd module (fused op) — self- and cross-attention.
 pub fn three_implementations(seed: u64, nb: &mut Notebook) {
     nb.demo("three_implementations", "L17 02.4 · Three implementations, one answer");
-    let (batch, s_q, s_k, d, h) = (2, 5, 7, 12, 3);
+    // the small case, and the width of the lecture's parameter count
+    for (d, h) in [(12, 3), (512, 8)] {
+        say!(nb, "d_model = {d}, h = {h}, B = 2, S_q = 5, S_k = 7, seed {seed}");
+        compare(d, h, seed, nb);
+    }
+}
+
+fn compare(d: usize, h: usize, seed: u64, nb: &mut Notebook) {
+    let (batch, s_q, s_k) = (2, 5, 7);
     let d_h = d / h;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut params = Params::<f64>::new();
@@ -97,14 +105,19 @@ pub fn three_implementations(seed: u64, nb: &mut Notebook) {
                 w_diff = worse(w_diff, max_diff(&loop_weights[b * h + i], &head));
             }
         }
-        let a =
-            nb.value(&format!("{kind}_loop_vs_split"), show::sci(max_diff(&loop_out, &split), 1));
-        let c =
-            nb.value(&format!("{kind}_split_vs_fused"), show::sci(max_diff(&split, &fused_out), 1));
-        let w = nb.value(&format!("{kind}_weights"), show::sci(w_diff, 1));
+        let a = nb.value(
+            &format!("{kind}_loop_vs_split_d{d}"),
+            show::sci(max_diff(&loop_out, &split), 1),
+        );
+        let c = nb.value(
+            &format!("{kind}_split_vs_fused_d{d}"),
+            show::sci(max_diff(&split, &fused_out), 1),
+        );
+        let w = nb.value(&format!("{kind}_weights_d{d}"), show::sci(w_diff, 1));
         say!(
             nb,
-            "{kind:<5} attention: |loop − split| {a}, |split − fused| {c}, per-head weights |loop − fused| {w}"
+            "  {:<16} |loop − split| {a}, |split − fused| {c}, per-head weights |loop − fused| {w}",
+            format!("{kind} attention:")
         );
     }
 }

@@ -1,7 +1,7 @@
 //! # Chapter 05 — multi-head attention
 //!
 //! Lecture 17 §5 (demos 02.5, 02.4, exercise 3) and Lecture 6 §3 (demo
-//! 03.3). `run` calls the demos in the lectures' order.
+//! 03.3, exercise 3). `run` calls the demos in the lectures' order.
 
 use std::path::PathBuf;
 
@@ -46,4 +46,6 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     implementations::reversed_mask(opts.seed, nb);
     shapes::shape_walk(nb);
     implementations::exercise_3(nb);
+    heads::exercise_2(nb);
+    shapes::l6_exercise_3(nb);
 }
