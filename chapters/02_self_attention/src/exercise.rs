@@ -1,6 +1,11 @@
-//! Lecture 17 exercise 1 — three words, d_k = 4, computed by hand and here.
+//! Lecture 17 exercise 1 — three words, d_k = 4, computed by hand and here —
+//! and its remark that attention starts out nearly uniform, measured.
 
-use blocks::{mat, scaled_dot_product_attention};
+use autograd::nn::init::{normal, uniform};
+use blocks::{mat, matmul, scaled_dot_product_attention};
+use faer::Mat;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
 
 // ANCHOR: exercise_1
@@ -34,3 +39,48 @@ pub fn exercise_1(nb: &mut Notebook) {
     say!(nb, "(d) word 3's query meets no key: its weights are uniform, its output the mean value");
 }
 // ANCHOR_END: exercise_1
+
+// ANCHOR: random_init
+/// Exercise 1(d)'s second claim, measured: at random initialisation, how
+/// close to uniform is self-attention? It depends on the scale of W^Q, W^K.
+pub fn random_init(seed: u64, nb: &mut Notebook) {
+    nb.demo("random_init", "Exercise 1(d) · Self-attention at random initialisation");
+    let (n, d) = (64, 64); // 64 words of width d_model = d_k = 64, one head
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let x = normal::<f64>(n, d, 1.0, &mut rng); // (n, d): inputs N(0, 1)
+    // nn.MultiheadAttention's default is Xavier-uniform over its stacked
+    // (3d, d) in-projection: bound √(6/4d), Var(w) = 1/(2d). Chapter 4's
+    // variance-preserving draw, Var(w) = 1/d, gives q and k unit variance.
+    let bound = (1.5 / d as f64).sqrt();
+    let torch = [uniform::<f64>(d, d, bound, &mut rng), uniform(d, d, bound, &mut rng)];
+    let std = (1.0 / d as f64).sqrt();
+    let unit = [normal::<f64>(d, d, std, &mut rng), normal(d, d, std, &mut rng)];
+
+    let even = nb.value("random_uniform_weight", show::num(1.0 / n as f64, 3));
+    say!(nb, "n = {n} words, d_model = d_k = {d}, inputs N(0, 1), seed {seed}");
+    say!(nb, "uniform attention would give every weight {even} and entropy ln n");
+    let head = ["W^Q, W^K drawn as", "score std", "mean max weight", "entropy / ln n"];
+    say!(nb, "{:>22}  {:>9}  {:>15}  {:>14}", head[0], head[1], head[2], head[3]);
+    for (tag, label, [w_q, w_k]) in
+        [("torch", "nn.MultiheadAttention", torch), ("unit", "N(0, 1/d)", unit)]
+    {
+        let q = matmul(x.as_ref(), w_q.as_ref()); // (n, d)
+        let k = matmul(x.as_ref(), w_k.as_ref()); // (n, d)
+        let attn = scaled_dot_product_attention(q.as_ref(), k.as_ref(), x.as_ref(), None);
+        let rows = |m: &Mat<f64>| -> Vec<Vec<f64>> {
+            (0..n).map(|i| show::row_values(m.as_ref(), i).collect()).collect()
+        };
+        let (scores, weights) = (rows(&attn.scores), rows(&attn.weights));
+        let all = scores.iter().flatten();
+        let mean = all.clone().sum::<f64>() / (n * n) as f64;
+        let var = all.map(|s| (s - mean) * (s - mean)).sum::<f64>() / (n * n) as f64;
+        let top = weights.iter().map(|r| r.iter().copied().fold(0.0, f64::max)).sum::<f64>();
+        let entropy: f64 = weights.iter().flatten().map(|&w| -w * libm::log(w)).sum();
+        let std = nb.value(&format!("random_{tag}_score_std"), show::num(var.sqrt(), 2));
+        let top = nb.value(&format!("random_{tag}_max_weight"), show::num(top / n as f64, 3));
+        let ratio = 100.0 * entropy / n as f64 / libm::log(n as f64);
+        let ratio = nb.value(&format!("random_{tag}_entropy"), format!("{}%", show::num(ratio, 1)));
+        say!(nb, "{label:>22}  {std:>9}  {top:>15}  {ratio:>14}");
+    }
+}
+// ANCHOR_END: random_init

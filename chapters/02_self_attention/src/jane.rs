@@ -2,6 +2,7 @@
 //! and the case for three projections instead of one.
 
 use blocks::examples::{WORDS, sentence};
+use blocks::layers::LayerNorm;
 use blocks::{mat, matmul, scaled_dot_product_attention};
 use faer::{Mat, Scale};
 use record::svg::Heatmap;
@@ -56,10 +57,14 @@ pub fn jane(strength: f64, nb: &mut Notebook) {
     let place = nb.value("afrique_place", show::num(attn.output[(afrique, 2)], 3));
     let kept = attn.output[(afrique, 2)] + x[(afrique, 2)];
     let residual = nb.value("afrique_residual_place", show::num(kept, 3));
-    say!(
-        nb,
-        "l'Afrique's \"place\": {place} in A<3>, {residual} in x + A<3> (the residual, chapter 7)"
-    );
+    say!(nb, "l'Afrique's \"place\": {place} in A<3>, {residual} in x + A<3> (the residual)");
+    // Post-LN (chapter 7): the sub-layer's output is LayerNorm(x + A), here
+    // with γ = 1, β = 0 — it recentres and rescales, but keeps the ranking.
+    let sum = Mat::from_fn(5, 4, |i, j| x[(i, j)] + attn.output[(i, j)]); // (5, 4)
+    let norm = LayerNorm { gamma: Mat::ones(1, 4), beta: Mat::zeros(1, 4), eps: 1e-6 };
+    let normed = norm.forward(&sum); // (5, 4)
+    let after = nb.value("afrique_after_norm", show::row(normed.as_ref(), afrique, 3));
+    say!(nb, "  LayerNorm(x + A) for l'Afrique = {after}   (\"place\" still the largest)");
 
     let figure = Heatmap {
         row_labels: &WORDS,
@@ -91,7 +96,15 @@ pub fn one_vector(nb: &mut Notebook) {
             show::row(attn.weights.as_ref(), i, 3)
         );
     }
-    let self_weight = nb.value("visite_self_weight_one_vector", show::num(attn.weights[(1, 1)], 3));
-    say!(nb, "visite finds itself ({self_weight}), not who visits or where");
+    let (visite, jane, septembre) = (1, 0, 4);
+    let self_weight =
+        nb.value("visite_self_weight_one_vector", show::num(attn.weights[(visite, visite)], 3));
+    let on_jane = nb.value("visite_to_jane_one_vector", show::num(attn.weights[(visite, jane)], 3));
+    let on_sept =
+        nb.value("visite_to_septembre_one_vector", show::num(attn.weights[(visite, septembre)], 3));
+    say!(
+        nb,
+        "visite finds itself ({self_weight}); Jane gets {on_jane}, as septembre does ({on_sept})"
+    );
 }
 // ANCHOR_END: one_vector

@@ -28,6 +28,10 @@ pub struct Options {
     #[arg(long, value_delimiter = ',', default_values_t = [1.0, 4.0, 16.0, 64.0], value_parser = factor)]
     pub sharpen: Vec<f64>,
 
+    /// Seed of the random inputs and weights in exercise 1(d)'s check.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
     /// Also write the chapter's SVG figures into this directory.
     #[arg(long, value_name = "DIR")]
     pub figures: Option<PathBuf>,
@@ -54,4 +58,5 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     jane::one_vector(nb);
     soft_lookup::soft_lookup(&opts.sharpen, nb);
     exercise::exercise_1(nb);
+    exercise::random_init(opts.seed, nb);
 }

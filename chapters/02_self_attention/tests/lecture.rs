@@ -57,3 +57,35 @@ fn exercise_2_strength_twelve_sharpens() {
     let default: f64 = value(&values(&[]), "afrique_to_visite").parse().unwrap();
     assert!(sharp > default && sharp > 0.9, "{sharp} vs {default}");
 }
+
+fn tuple(shown: &str) -> Vec<f64> {
+    shown.trim_matches(['(', ')']).split(", ").map(|x| x.parse().unwrap()).collect()
+}
+
+#[test]
+fn after_post_ln_the_place_is_still_l_afriques_largest_component() {
+    let v = values(&[]);
+    let after = tuple(&value(&v, "afrique_after_norm"));
+    let place = after[2];
+    assert!(after.iter().enumerate().all(|(j, &a)| j == 2 || a < place), "{after:?}");
+}
+
+#[test]
+fn with_one_vector_visite_singles_out_neither_jane_nor_l_afrique() {
+    let v = values(&[]);
+    let jane = value(&v, "visite_to_jane_one_vector");
+    assert_eq!(jane, value(&v, "visite_to_septembre_one_vector"));
+    let own: f64 = value(&v, "visite_self_weight_one_vector").parse().unwrap();
+    assert!(own > jane.parse().unwrap());
+}
+
+#[test]
+fn exercise_1d_random_attention_is_near_uniform_only_at_the_smaller_init() {
+    let v = values(&[]);
+    let percent = |name: &str| -> f64 { value(&v, name).trim_end_matches('%').parse().unwrap() };
+    assert!(percent("random_torch_entropy") > 95.0);
+    assert!(percent("random_unit_entropy") < percent("random_torch_entropy"));
+    let even: f64 = value(&v, "random_uniform_weight").parse().unwrap();
+    let top: f64 = value(&v, "random_torch_max_weight").parse().unwrap();
+    assert!(top > even && top < 4.0 * even, "{top} vs {even}");
+}
