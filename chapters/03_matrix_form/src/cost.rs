@@ -1,14 +1,8 @@
-//! Lecture 17 demo 01.5 and Lecture 6 demo 01.5 — what attention costs:
-//! the paper's Table 1, multiply-adds against an RNN, time as n doubles,
-//! the memory of the n×n weights, and FLOPs against measured speed.
+//! Lecture 17 demo 01.5 and exercise 7 — what attention costs, counted:
+//! the paper's Table 1, multiply-adds against an RNN, the memory of the n×n
+//! weights, and one layer of a long-context model. (The timed part of the
+//! demo is in `speed.rs`.)
 
-use std::time::{Duration, Instant};
-
-use autograd::nn::init::normal;
-use blocks::{matmul, scaled_dot_product_attention};
-use faer::Mat;
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
 use record::svg::{LogPlot, Series};
 use record::{Notebook, say, show};
 
@@ -46,14 +40,13 @@ pub fn multiply_adds(nb: &mut Notebook) {
     );
     for n in [64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0] {
         let (attn, rnn) = (2.0 * n * n * d, 2.0 * n * d * d);
-        let megabytes = n * n * 8.0 / 1e6;
         say!(
             nb,
-            "{n:>6}  {:>13}  {:>13}  {:>5}  {:>9} MB",
+            "{n:>6}  {:>13}  {:>13}  {:>5}  {:>12}",
             show::sci(attn, 2),
             show::sci(rnn, 2),
             show::short(n / d),
-            show::num(megabytes, 1)
+            bytes(n * n * 8.0)
         );
     }
     let curve =
@@ -73,107 +66,15 @@ pub fn multiply_adds(nb: &mut Notebook) {
 }
 // ANCHOR_END: multiply_adds
 
-/// The median of three timings of `f`; nothing at all where timings are
-/// hidden (their only product would be a masked number).
-fn median_time(nb: &Notebook, mut f: impl FnMut()) -> Duration {
-    if nb.hides_timings() {
-        return Duration::ZERO;
-    }
-    let mut t: Vec<Duration> = (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    t.sort();
-    t[1]
+/// A size in decimal units with one decimal: 32.8 KB, 33.6 MB, 20.0 GB.
+fn bytes(b: f64) -> String {
+    let (scale, unit) = match b {
+        b if b < 1e6 => (1e3, "KB"),
+        b if b < 1e9 => (1e6, "MB"),
+        _ => (1e9, "GB"),
+    };
+    format!("{} {unit}", show::num(b / scale, 1))
 }
-
-// ANCHOR: timing
-/// Scaled dot-product attention (d_k = 64) as n doubles: the time grows
-/// towards 4× per doubling, the signature of n².
-pub fn timing(max_len: usize, nb: &mut Notebook) {
-    nb.demo("timing", "L17 01.5 · Time as n doubles (d_k = 64)");
-    let mut rng = Pcg64Mcg::seed_from_u64(5);
-    let mut previous: Option<Duration> = None;
-    let mut n = 128;
-    while n <= max_len {
-        let (q, k, v): (Mat<f64>, Mat<f64>, Mat<f64>) = (
-            normal(n, 64, 1.0, &mut rng),
-            normal(n, 64, 1.0, &mut rng),
-            normal(n, 64, 1.0, &mut rng),
-        );
-        let t = median_time(nb, || {
-            scaled_dot_product_attention(q.as_ref(), k.as_ref(), v.as_ref(), None);
-        });
-        let growth = previous.map(|p| {
-            nb.measured(format!("{:.1}× the previous", t.as_secs_f64() / p.as_secs_f64()))
-        });
-        let line = format!("n = {n:>5}  {}  {}", nb.timing(t), growth.unwrap_or_default());
-        say!(nb, "{}", line.trim_end());
-        previous = Some(t);
-        n *= 2;
-    }
-}
-// ANCHOR_END: timing
-
-// ANCHOR: rnn_vs_attention
-/// Lecture 6: FLOPs of an RNN layer and of an attention layer (with its
-/// four projections), d = 512 — and how fast each runs here.
-pub fn rnn_vs_attention(nb: &mut Notebook) {
-    nb.demo("rnn_vs_attention", "L6 01.5 · RNN against attention: FLOPs and speed, d = 512");
-    let d = 512;
-    say!(nb, "{:>6}  {:>12}  {:>12}  {:>17}", "n", "RNN 4nd²", "attn 8nd²+4n²d", "attention / RNN");
-    for n in [128usize, 512, 2048] {
-        let (nf, df) = (n as f64, d as f64);
-        let (rnn, attn) = (4.0 * nf * df * df, 8.0 * nf * df * df + 4.0 * nf * nf * df);
-        let ratio = nb.value(&format!("flop_ratio_{n}"), show::num(attn / rnn, 2));
-        say!(nb, "{n:>6}  {:>12}  {:>12}  {ratio:>17}", show::sci(rnn, 2), show::sci(attn, 2));
-    }
-    // One layer at n = 512 of each, timed.
-    let n = 512;
-    let mut rng = Pcg64Mcg::seed_from_u64(6);
-    let x: Mat<f64> = normal(n, d, 1.0, &mut rng); // (n, d)
-    let w = |rng: &mut Pcg64Mcg| normal::<f64>(d, d, 1.0 / (d as f64).sqrt(), rng);
-    let (w_xh, w_hh) = (w(&mut rng), w(&mut rng));
-    let (w_q, w_k, w_v, w_o) = (w(&mut rng), w(&mut rng), w(&mut rng), w(&mut rng));
-    let rnn_time = median_time(nb, || {
-        // n steps, each waiting for the last: two (1, d)·(d, d) products per step
-        let mut h = Mat::<f64>::zeros(1, d);
-        for t in 0..n {
-            let x_t = x.as_ref().submatrix(t, 0, 1, d);
-            let a = matmul(x_t, w_xh.as_ref()) + matmul(h.as_ref(), w_hh.as_ref());
-            h = Mat::from_fn(1, d, |_, j| a[(0, j)].tanh());
-        }
-    });
-    let attn_time = median_time(nb, || {
-        // four (n, d)·(d, d) products and two n×n ones, all positions at once
-        let (q, k, v) = (
-            matmul(x.as_ref(), w_q.as_ref()),
-            matmul(x.as_ref(), w_k.as_ref()),
-            matmul(x.as_ref(), w_v.as_ref()),
-        );
-        let c = scaled_dot_product_attention(q.as_ref(), k.as_ref(), v.as_ref(), None).output;
-        matmul(c.as_ref(), w_o.as_ref());
-    });
-    let (nf, df) = (n as f64, d as f64);
-    let rnn_rate = 4.0 * nf * df * df / rnn_time.as_secs_f64() * 1e-9;
-    let attn_rate = (8.0 * nf * df * df + 4.0 * nf * nf * df) / attn_time.as_secs_f64() * 1e-9;
-    say!(
-        nb,
-        "n = {n}: RNN takes {}, {}",
-        nb.timing(rnn_time),
-        nb.measured(format!("{rnn_rate:.1} GFLOP/s"))
-    );
-    say!(
-        nb,
-        "n = {n}: attention takes {}, {}",
-        nb.timing(attn_time),
-        nb.measured(format!("{attn_rate:.1} GFLOP/s"))
-    );
-}
-// ANCHOR_END: rnn_vs_attention
 
 // ANCHOR: exercise_7
 /// Lecture 17 exercise 7: one layer of a long-context model.
@@ -184,10 +85,13 @@ pub fn exercise_7(nb: &mut Notebook) {
     let projections = 4.0 * n * d * d; // W^Q, W^K, W^V, W^O
     let ffn = 2.0 * n * d * (4.0 * d); // d → 4d → d
     let a = nb.value("ex7_attention", show::sci(scores, 2));
-    let b = nb.value("ex7_linear", show::sci(projections + ffn, 2));
     say!(nb, "(a) QKᵀ and weights·V: 2n²d = {a} multiply-adds");
+    let p = nb.value("ex7_projections", show::sci(projections, 2));
+    let f = nb.value("ex7_ffn", show::sci(ffn, 2));
+    let b = nb.value("ex7_linear", show::sci(projections + ffn, 2));
+    say!(nb, "(b) projections 4nd² = {p}, feed-forward 8nd² = {f}; together 12nd² = {b}");
     let ratio = nb.value("ex7_ratio", show::num(scores / (projections + ffn), 1));
-    say!(nb, "(b) projections 4nd² + feed-forward 8nd² = 12nd² = {b}; (a) is {ratio}× (b)");
+    say!(nb, "    (a) is {ratio}× (b)");
     // 2n²d = 12nd²  ⇔  n = 6d
     let c = nb.value("ex7_break_even", format!("{}", 6.0 * d));
     say!(nb, "(c) equal when 2n²d = 12nd², i.e. n = 6d = {c}");

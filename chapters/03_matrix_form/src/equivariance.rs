@@ -79,28 +79,31 @@ pub fn jane_and_marie(seed: u64, nb: &mut Notebook) {
 // ANCHOR_END: jane_and_marie
 
 // ANCHOR: random_permutation
-/// Six random words under a random permutation P: is Attn(PX) = P·Attn(X)?
+/// Random words under a random permutation P: is Attn(PX) = P·Attn(X)?
+/// Six words as in Lecture 17, nine tokens as in Lecture 6.
 pub fn random_permutation(seed: u64, nb: &mut Notebook) {
-    nb.demo("random_permutation", "L17 01.3 · Attn(PX) against P·Attn(X)");
-    let (n, d) = (6, 16);
-    let mut rng = Pcg64Mcg::seed_from_u64(seed + 1);
-    let x: Mat<f64> = normal(n, d, 1.0, &mut rng); // (n, d)
-    let attn = SelfAttention::random(d, &mut rng);
-    let mut perm: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        perm.swap(i, rng.random_range(0..=i)); // Fisher–Yates
-    }
-    let permute = |m: &Mat<f64>| Mat::from_fn(m.nrows(), m.ncols(), |i, j| m[(perm[i], j)]); // P·m
-    let pe = sinusoidal(n, d);
-    say!(nb, "{n} random words, d = {d}, permutation {perm:?}");
-    for (positions, name) in [(false, "perm_diff_no_pe"), (true, "perm_diff_pe")] {
-        // positions belong to slots, not to words: they are added after permuting
-        let with = |m: Mat<f64>| if positions { &m + &pe } else { m };
-        let lhs = attn.forward(&with(permute(&x))); // Attn(PX)
-        let rhs = permute(&attn.forward(&with(x.clone()))); // P·Attn(X)
-        let diff = nb.value(name, show::sci(max_diff(&lhs, &rhs), 1));
-        let label = if positions { "with positional encoding" } else { "without positions" };
-        say!(nb, "  {label:<25} max |Attn(PX) − P·Attn(X)| = {diff}");
+    nb.demo("random_permutation", "L17 01.3, L6 01.4 · Attn(PX) against P·Attn(X)");
+    let d = 16;
+    for (n, draw, tag) in [(6, seed + 1, "perm"), (9, seed + 3, "perm9")] {
+        let mut rng = Pcg64Mcg::seed_from_u64(draw);
+        let x: Mat<f64> = normal(n, d, 1.0, &mut rng); // (n, d)
+        let attn = SelfAttention::random(d, &mut rng);
+        let mut perm: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            perm.swap(i, rng.random_range(0..=i)); // Fisher–Yates
+        }
+        let permute = |m: &Mat<f64>| Mat::from_fn(m.nrows(), m.ncols(), |i, j| m[(perm[i], j)]);
+        let pe = sinusoidal(n, d);
+        say!(nb, "{n} random words, d = {d}, permutation {perm:?}");
+        for (positions, case) in [(false, "no_pe"), (true, "pe")] {
+            // positions belong to slots, not to words: they are added after permuting
+            let with = |m: Mat<f64>| if positions { &m + &pe } else { m };
+            let lhs = attn.forward(&with(permute(&x))); // Attn(PX)
+            let rhs = permute(&attn.forward(&with(x.clone()))); // P·Attn(X)
+            let diff = nb.value(&format!("{tag}_diff_{case}"), show::sci(max_diff(&lhs, &rhs), 1));
+            let label = if positions { "with positional encoding" } else { "without positions" };
+            say!(nb, "  {label:<25} max |Attn(PX) − P·Attn(X)| = {diff}");
+        }
     }
 }
 // ANCHOR_END: random_permutation
@@ -117,7 +120,7 @@ pub fn plot_but_acting(seed: u64, nb: &mut Notebook) {
     let mut vocab: Vec<&str> = a.clone();
     vocab.sort();
     vocab.dedup();
-    let table: Vec<(&str, Mat<f64>)> =
+    let mut table: Vec<(&str, Mat<f64>)> =
         vocab.iter().map(|&w| (w, normal(1, d, 1.0, &mut rng))).collect();
     let attn = SelfAttention::random(d, &mut rng);
     let mean_pool = |m: &Mat<f64>| {
@@ -134,5 +137,16 @@ pub fn plot_but_acting(seed: u64, nb: &mut Notebook) {
         let label = if positions { "with positional encoding" } else { "without positions" };
         say!(nb, "  {label:<25} max |mean(A) − mean(B)| = {diff}");
     }
+    // A negation changes which words are there, not just their order: it is
+    // visible without positions. ("not" is drawn last, so A and B keep theirs.)
+    table.push(("not", normal(1, d, 1.0, &mut rng)));
+    let plain = ["the", "plot", "was", "good"];
+    let negated = ["the", "plot", "was", "not", "good"];
+    let pc = mean_pool(&attn.forward(&embed(&table, &plain, false)));
+    let pd = mean_pool(&attn.forward(&embed(&table, &negated, false)));
+    let diff = nb.value("pooled_diff_negation", show::sci(max_diff(&pc, &pd), 1));
+    say!(nb, "C: {}", plain.join(" "));
+    say!(nb, "D: {}", negated.join(" "));
+    say!(nb, "  {:<25} max |mean(C) − mean(D)| = {diff}", "without positions");
 }
 // ANCHOR_END: plot_but_acting
