@@ -106,6 +106,25 @@ pub fn most_frequent_baseline(len: usize, recipe: &Recipe, seed: u64) -> f64 {
     right as f64 / test.tgt_out.len() as f64
 }
 
+/// Expected token accuracy of a model that emits the input's own symbols
+/// in an order that ignores positions: Σ_s c_s² / L² per sequence, where
+/// c_s counts symbol s (position t is right with probability c_{target}/L).
+pub fn bag_order_baseline(len: usize, recipe: &Recipe, seed: u64) -> f64 {
+    let test = autograd::data::reversal(
+        &mut Pcg64Mcg::seed_from_u64(seed),
+        recipe.test,
+        len,
+        recipe.symbols,
+    );
+    let mut total = 0.0;
+    for src in test.src.chunks(len) {
+        let mut counts = vec![0usize; recipe.vocab()];
+        src.iter().for_each(|&t| counts[t] += 1);
+        total += counts.iter().map(|&c| (c * c) as f64).sum::<f64>() / (len * len) as f64;
+    }
+    total / recipe.test as f64
+}
+
 // ANCHOR: reversal
 /// The tiny Transformer of §9 (one encoder and one decoder layer, d_model
 /// 64, 4 heads) learning to reverse sequences, with four kinds of positions.
@@ -159,6 +178,9 @@ pub fn reversal(len: usize, steps: u32, seeds: &[u64], nb: &mut Notebook) {
     let bag = most_frequent_baseline(len, &recipe, seeds[0] + 200);
     let bag = nb.value("most_frequent", show::num(bag, 3));
     say!(nb, "always answering the input's most frequent symbol: token accuracy {bag}");
+    let order = bag_order_baseline(len, &recipe, seeds[0] + 200);
+    let order = nb.value("bag_order", show::num(order, 3));
+    say!(nb, "emitting the input's symbols in a position-blind order: expected {order}");
 }
 // ANCHOR_END: reversal
 

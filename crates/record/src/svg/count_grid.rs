@@ -1,0 +1,59 @@
+//! A table of counts where "never" is a possible answer.
+
+use super::cells::{blues, cells_svg};
+
+/// A table of counts (steps, say) drawn as cells: the smaller the count, the
+/// darker the cell; a missing entry is a grey cell with a dash. Used where
+/// "how soon" matters and "never" is a possible answer.
+#[derive(Clone, Debug)]
+pub struct CountGrid<'a> {
+    pub row_labels: &'a [&'a str],
+    pub col_labels: &'a [&'a str],
+    /// `counts[i][j]`, or `None` for "never".
+    pub counts: &'a [Vec<Option<u64>>],
+    pub row_axis: &'a str,
+    pub col_axis: &'a str,
+    /// The count drawn lightest (e.g. the last step of a run).
+    pub max: u64,
+}
+
+impl CountGrid<'_> {
+    /// The figure as an SVG document with no blank lines.
+    #[track_caller]
+    pub fn to_svg(&self) -> String {
+        let (rows, cols) = (self.row_labels.len(), self.col_labels.len());
+        assert_eq!(self.counts.len(), rows, "grid: {rows} row labels");
+        assert!(self.counts.iter().all(|r| r.len() == cols), "grid: {cols} column labels");
+        assert!(self.max > 0, "grid: max must be positive");
+        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, |i, j| match self
+            .counts[i][j]
+        {
+            Some(n) => {
+                let v = 1.0 - n as f64 / self.max as f64;
+                let ink = if v > 0.55 { "#ffffff" } else { "#111111" };
+                (blues(v), n.to_string(), ink)
+            }
+            None => ("#d9d9d9".to_string(), "—".to_string(), "#555555"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_grid_marks_missing_cells() {
+        let counts = vec![vec![Some(25), None]];
+        let svg = CountGrid {
+            row_labels: &["a"],
+            col_labels: &["x", "y"],
+            counts: &counts,
+            row_axis: "r",
+            col_axis: "c",
+            max: 100,
+        }
+        .to_svg();
+        assert!(svg.contains(">25<") && svg.contains(">—<") && svg.contains("#d9d9d9"));
+    }
+}

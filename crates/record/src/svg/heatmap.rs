@@ -1,0 +1,62 @@
+//! A small matrix of numbers in `[0, 1]`, every cell coloured and labelled.
+
+use super::cells::{blues, cells_svg};
+
+/// A matrix of numbers in `[0, 1]` drawn as coloured cells, each labelled
+/// with its value: attention weights, for instance.
+#[derive(Clone, Debug)]
+pub struct Heatmap<'a> {
+    /// One label per row (the queries, say), drawn on the left.
+    pub row_labels: &'a [&'a str],
+    /// One label per column (the keys), drawn on top.
+    pub col_labels: &'a [&'a str],
+    /// `values[i][j]` is the cell in row `i`, column `j`.
+    pub values: &'a [Vec<f64>],
+    /// A short axis note for the rows, e.g. "query ↓".
+    pub row_axis: &'a str,
+    /// A short axis note for the columns, e.g. "key →".
+    pub col_axis: &'a str,
+    /// Decimals printed in each cell.
+    pub decimals: usize,
+}
+
+impl Heatmap<'_> {
+    /// The figure as an SVG document with no blank lines (so it can be
+    /// inlined in a Markdown page).
+    #[track_caller]
+    pub fn to_svg(&self) -> String {
+        let (rows, cols) = (self.row_labels.len(), self.col_labels.len());
+        assert_eq!(self.values.len(), rows, "heatmap: {rows} row labels");
+        assert!(self.values.iter().all(|r| r.len() == cols), "heatmap: {cols} column labels");
+        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, |i, j| {
+            let v = self.values[i][j];
+            let ink = if v > 0.55 { "#ffffff" } else { "#111111" };
+            (blues(v), format!("{:.*}", self.decimals, v), ink)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_two_by_two_heatmap() {
+        let values = vec![vec![0.25, 0.75], vec![1.0, 0.0]];
+        let svg = Heatmap {
+            row_labels: &["a", "b"],
+            col_labels: &["x", "y<z"],
+            values: &values,
+            row_axis: "query",
+            col_axis: "key",
+            decimals: 2,
+        }
+        .to_svg();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert_eq!(svg.matches("<rect x=").count(), 4);
+        assert!(svg.contains(">0.75</text>") && svg.contains("y&lt;z"));
+        assert!(!svg.contains("\n\n"), "no blank lines: the page inlines it");
+        assert_eq!(blues(0.0), "#f7fbff");
+        assert_eq!(blues(1.0), "#08306b");
+    }
+}

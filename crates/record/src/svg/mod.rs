@@ -1,0 +1,37 @@
+//! Figures as plain SVG text, drawn from a chapter's own numbers — one
+//! figure kind per file.
+//!
+//! Hand-written SVG keeps figures byte-for-byte reproducible (no font
+//! metrics, no rasteriser), small enough to pin as snapshots, and readable
+//! in a diff. Every number in a figure is formatted with a fixed number of
+//! decimals, so the figure is as deterministic as the printed output.
+//!
+//! | kind | for |
+//! | --- | --- |
+//! | [`Heatmap`] | a small matrix in `[0, 1]`, each cell labelled (attention weights) |
+//! | [`CountGrid`] | counts where "never" is an answer (steps to a target) |
+//! | [`Raster`] | a large signed matrix, unlabelled cells (encodings) |
+//! | [`LogPlot`] | curves spanning decades (sensitivities, losses) |
+//! | [`LinePlot`] | signed curves on linear axes (dot products) |
+
+mod cells;
+mod count_grid;
+mod frame;
+mod heatmap;
+mod line_plot;
+mod log_plot;
+mod raster;
+
+pub use count_grid::CountGrid;
+pub use frame::Series;
+pub use heatmap::Heatmap;
+pub use line_plot::LinePlot;
+pub use log_plot::LogPlot;
+pub use raster::Raster;
+
+const FONT: &str = "font-family=\"sans-serif\"";
+
+/// Escape text for SVG.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
