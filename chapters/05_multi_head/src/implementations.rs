@@ -37,13 +37,14 @@ pub fn three_implementations(seed: u64, nb: &mut Notebook) {
     nb.demo("three_implementations", "L17 02.4 · Three implementations, one answer");
     // the small case, and the width of the lecture's parameter count
     for (d, h) in [(12, 3), (512, 8)] {
-        say!(nb, "d_model = {d}, h = {h}, B = 2, S_q = 5, S_k = 7, seed {seed}");
         compare(d, h, seed, nb);
     }
 }
 
+/// One comparison of the three routes at width `d` with `h` heads.
 fn compare(d: usize, h: usize, seed: u64, nb: &mut Notebook) {
     let (batch, s_q, s_k) = (2, 5, 7);
+    say!(nb, "d_model = {d}, h = {h}, B = {batch}, S_q = {s_q}, S_k = {s_k}, seed {seed}");
     let d_h = d / h;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut params = Params::<f64>::new();
