@@ -13,6 +13,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
 
+// ANCHOR: layers
 /// The two layers being compared, with weights of width d.
 pub struct Layers {
     w_xh: Mat<f64>,
@@ -30,8 +31,9 @@ impl Layers {
     }
 
     /// `h_t = tanh(x_t·W_xh + h_{t−1}·W_hh)`, one step after another: step t
-    /// needs h_{t−1}, so no two steps can run at once. Both products stay in
-    /// the loop, as in the lecture: 2 · 2nd² = 4nd² FLOPs.
+    /// needs h_{t−1}, so no two steps can run at once. x_t·W_xh needs no h and
+    /// could be one (n, d)·(d, d) product; it stays in the loop as Lecture 6
+    /// counts it: 2 products · 2d² FLOPs · n steps = 4nd².
     pub fn rnn(&self, x: &Mat<f64>) -> Mat<f64> {
         let (n, d) = (x.nrows(), x.ncols());
         let x_cols = x.transpose().to_owned(); // (d, n): word t contiguous, not strided
@@ -54,8 +56,10 @@ impl Layers {
         matmul(c.as_ref(), self.w_o.as_ref()) // (n, d)
     }
 }
+// ANCHOR_END: layers
 
-/// FLOPs of the matrix products alone (2 per multiply-add): (RNN, attention).
+/// FLOPs of the matrix products alone (2 per multiply-add; tanh, softmax and
+/// its n² exponentials are not counted): (RNN, attention).
 pub fn flops(n: usize, d: usize) -> (f64, f64) {
     let (n, d) = (n as f64, d as f64);
     (4.0 * n * d * d, 8.0 * n * d * d + 4.0 * n * n * d)
