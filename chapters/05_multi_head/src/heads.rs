@@ -1,5 +1,5 @@
 //! Lecture 17 demo 02.5 — one head has to average; three heads can each
-//! ask their own question.
+//! ask their own question; exercise 2 sweeps how strongly they ask.
 
 use blocks::examples::{WORDS, sentence};
 use blocks::layers::{Linear, MultiHeadAttention};
