@@ -20,7 +20,8 @@ use autograd::data::{FIRST_SYMBOL, reversal};
 use autograd::flops::{Count, Shape, counting};
 use autograd::nn::{GruSeq2Seq, Seq2Seq, Seq2SeqConfig};
 use autograd::optim::Adam;
-use autograd::{Params, Smoothing, Tape};
+use autograd::train::step;
+use autograd::{Params, Smoothing};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, Par};
 use rand::SeedableRng;
@@ -186,13 +187,10 @@ fn main() {
             let mut data = Pcg64Mcg::seed_from_u64(1);
             row(&len.to_string(), min, shapes, || {
                 let b = reversal(&mut data, BATCH, len, SYMBOLS);
-                let grads = {
-                    let tape = Tape::new(&params);
-                    let out = model.forward(&tape, &b.src, &b.tgt_in, BATCH).unwrap();
-                    let loss = out.logits.cross_entropy(&b.tgt_out, None, Smoothing::None);
-                    tape.backward(loss)
-                };
-                adam.step(&mut params, &grads);
+                step(&mut params, &mut adam, |tape| {
+                    let out = model.forward(tape, &b.src, &b.tgt_in, BATCH).unwrap();
+                    out.logits.cross_entropy(&b.tgt_out, None, Smoothing::None)
+                });
             });
         }
     }
@@ -214,13 +212,10 @@ fn main() {
             let mut data = Pcg64Mcg::seed_from_u64(1);
             row(&len.to_string(), min, shapes, || {
                 let b = reversal(&mut data, BATCH, len, SYMBOLS);
-                let grads = {
-                    let tape = Tape::new(&params);
-                    let (logits, _) = model.forward(&tape, &b.src, &b.tgt_in, BATCH);
-                    let loss = logits.cross_entropy(&b.tgt_out, None, Smoothing::None);
-                    tape.backward(loss)
-                };
-                adam.step(&mut params, &grads);
+                step(&mut params, &mut adam, |tape| {
+                    let (logits, _) = model.forward(tape, &b.src, &b.tgt_in, BATCH);
+                    logits.cross_entropy(&b.tgt_out, None, Smoothing::None)
+                });
             });
         }
     }

@@ -6,7 +6,8 @@
 use autograd::data::{FIRST_SYMBOL, reversal};
 use autograd::nn::{GruSeq2Seq, Norm, Seq2Seq, Seq2SeqConfig};
 use autograd::optim::{Adam, linear_warmup};
-use autograd::{Params, Smoothing, Tape};
+use autograd::train::step;
+use autograd::{Params, Smoothing};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -23,19 +24,14 @@ fn main() {
     let model = Seq2Seq::new(&mut params, cfg, &mut rng);
     let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
     let mut data = Pcg64Mcg::seed_from_u64(1);
-    for step in 1..=STEPS {
+    for t in 1..=STEPS {
         let b = reversal(&mut data, batch, len, SYMBOLS);
-        let tape = Tape::new(&params);
-        let loss = model.forward(&tape, &b.src, &b.tgt_in, batch).unwrap().logits.cross_entropy(
-            &b.tgt_out,
-            None,
-            Smoothing::AllClasses(0.1),
-        );
-        let value = loss.scalar();
-        let grads = tape.backward(loss);
-        adam.lr = linear_warmup(step, 10, 1e-3);
-        adam.step(&mut params, &grads);
-        println!("{step:>3} {value:.7} {:08x}", value.to_bits());
+        adam.lr = linear_warmup(t, 10, 1e-3);
+        let value = step(&mut params, &mut adam, |tape| {
+            let logits = model.forward(tape, &b.src, &b.tgt_in, batch).unwrap().logits;
+            logits.cross_entropy(&b.tgt_out, None, Smoothing::AllClasses(0.1))
+        });
+        println!("{t:>3} {value:.7} {:08x}", value.to_bits());
     }
 
     println!("GRU encoder-decoder with attention, hidden 32, same task");
@@ -44,17 +40,12 @@ fn main() {
     let model = GruSeq2Seq::new(&mut params, FIRST_SYMBOL + SYMBOLS, 16, 32, true, &mut rng);
     let mut adam = Adam::new(&params, 3e-3, 0.9, 0.999, 1e-8);
     let mut data = Pcg64Mcg::seed_from_u64(3);
-    for step in 1..=STEPS {
+    for t in 1..=STEPS {
         let b = reversal(&mut data, batch, len, SYMBOLS);
-        let tape = Tape::new(&params);
-        let loss = model.forward(&tape, &b.src, &b.tgt_in, batch).0.cross_entropy(
-            &b.tgt_out,
-            None,
-            Smoothing::None,
-        );
-        let value = loss.scalar();
-        let grads = tape.backward(loss);
-        adam.step(&mut params, &grads);
-        println!("{step:>3} {value:.7} {:08x}", value.to_bits());
+        let value = step(&mut params, &mut adam, |tape| {
+            let logits = model.forward(tape, &b.src, &b.tgt_in, batch).0;
+            logits.cross_entropy(&b.tgt_out, None, Smoothing::None)
+        });
+        println!("{t:>3} {value:.7} {:08x}", value.to_bits());
     }
 }

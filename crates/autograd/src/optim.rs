@@ -12,6 +12,15 @@ use faer::Mat;
 
 use crate::{Grads, Params, Real};
 
+/// What every optimizer does: move the parameters along their gradients,
+/// at a learning rate that a schedule may change between steps.
+pub trait Optimizer<T: Real> {
+    /// One update of every parameter that has a gradient.
+    fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>);
+    /// The learning rate of the next step.
+    fn set_lr(&mut self, lr: f64);
+}
+
 /// Plain stochastic gradient descent.
 #[derive(Clone, Debug)]
 pub struct Sgd {
@@ -79,6 +88,24 @@ impl<T: Real> Adam<T> {
                 }
             }
         }
+    }
+}
+
+impl<T: Real> Optimizer<T> for Sgd {
+    fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
+        Sgd::step(self, params, grads)
+    }
+    fn set_lr(&mut self, lr: f64) {
+        self.lr = lr;
+    }
+}
+
+impl<T: Real> Optimizer<T> for Adam<T> {
+    fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
+        Adam::step(self, params, grads)
+    }
+    fn set_lr(&mut self, lr: f64) {
+        self.lr = lr;
     }
 }
 

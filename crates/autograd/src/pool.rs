@@ -28,8 +28,12 @@ const KEEP: usize = 256;
 /// A matrix of this shape whose contents are stale: only for outputs the
 /// caller overwrites completely.
 pub fn take<T: Real>(rows: usize, cols: usize) -> Mat<T> {
-    T::with_pool(|p| p.free.get_mut(&(rows, cols)).and_then(Vec::pop))
-        .unwrap_or_else(|| fresh(rows, cols))
+    let reused = if off() {
+        None
+    } else {
+        T::with_pool(|p| p.free.get_mut(&(rows, cols)).and_then(Vec::pop))
+    };
+    reused.unwrap_or_else(|| fresh(rows, cols))
 }
 
 /// A new matrix of zeros — its padding too. faer stores each column rounded
@@ -55,7 +59,7 @@ pub fn zeros<T: Real>(rows: usize, cols: usize) -> Mat<T> {
 
 /// Hand a matrix back.
 pub fn give<T: Real>(m: Mat<T>) {
-    if m.nrows() == 0 || m.ncols() == 0 {
+    if m.nrows() == 0 || m.ncols() == 0 || off() {
         return;
     }
     T::with_pool(|p| {
@@ -66,7 +70,22 @@ pub fn give<T: Real>(m: Mat<T>) {
     });
 }
 
+/// Run `f` with the pool switched off on this thread: every matrix is
+/// allocated anew and dropped when done — to show that the pool changes
+/// nothing but speed.
+pub fn without<R>(f: impl FnOnce() -> R) -> R {
+    let before = OFF.with(|o| o.replace(true));
+    let out = f();
+    OFF.with(|o| o.set(before));
+    out
+}
+
+fn off() -> bool {
+    OFF.with(std::cell::Cell::get)
+}
+
 thread_local! {
+    static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     pub(crate) static POOL_F32: RefCell<Pool<f32>> = RefCell::new(Pool::default());
     pub(crate) static POOL_F64: RefCell<Pool<f64>> = RefCell::new(Pool::default());
 }

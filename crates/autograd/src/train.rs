@@ -1,14 +1,32 @@
-//! The lectures' standard experiment, written once: train a [`Seq2Seq`] to
-//! reverse random sequences, then decode new ones greedily. Chapters vary
-//! the model (positions, scale, norm) and read the same numbers.
+//! Training, written once: [`step`] is one training step of any model
+//! (every training loop of the book goes through it), and [`reversal_run`]
+//! is the lectures' standard experiment — train a [`Seq2Seq`] to reverse
+//! random sequences, then decode new ones greedily. Chapters vary the model
+//! (positions, scale, norm) and read the same numbers.
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::data::{BOS, FIRST_SYMBOL, reversal};
 use crate::nn::{Seq2Seq, Seq2SeqConfig};
-use crate::optim::{Adam, linear_warmup};
-use crate::{Params, Smoothing, Tape};
+use crate::optim::{Adam, Optimizer, linear_warmup};
+use crate::{Params, Real, Smoothing, Tape, Var};
+
+/// One training step: a fresh tape holding the parameters, the forward pass
+/// and its loss (`loss(&tape)`, a 1×1 value), the backward pass, and the
+/// optimizer's update. Returns the loss before the update.
+pub fn step<T: Real, F>(params: &mut Params<T>, optimizer: &mut impl Optimizer<T>, loss: F) -> T
+where
+    F: for<'t> FnOnce(&'t Tape<T>) -> Var<'t, T>,
+{
+    let (value, grads) = {
+        let tape = Tape::new(params);
+        let loss = loss(&tape);
+        (loss.scalar(), tape.backward(loss))
+    };
+    optimizer.step(params, &grads);
+    value
+}
 
 /// How to train: Adam (β = 0.9, 0.999, ε = 1e−8) warmed up linearly to `lr`.
 #[derive(Clone, Copy, Debug)]
@@ -79,17 +97,14 @@ pub fn reversal_run(
     let mut data = Pcg64Mcg::seed_from_u64(seed + 100);
     let (b, len) = (recipe.batch, recipe.len);
     let mut losses = Vec::with_capacity(recipe.steps as usize);
-    for step in 1..=recipe.steps {
+    for t in 1..=recipe.steps {
         let batch = reversal(&mut data, b, len, recipe.symbols);
-        let grads = {
-            let tape = Tape::new(&params);
-            let out = model.forward(&tape, &batch.src, &batch.tgt_in, b).expect("positions fit");
-            let loss = out.logits.cross_entropy(&batch.tgt_out, None, Smoothing::None);
-            losses.push(f64::from(loss.scalar()));
-            tape.backward(loss)
-        };
-        adam.lr = linear_warmup(step, recipe.warmup, recipe.lr);
-        adam.step(&mut params, &grads);
+        adam.lr = linear_warmup(t, recipe.warmup, recipe.lr);
+        let loss = step(&mut params, &mut adam, |tape| {
+            let out = model.forward(tape, &batch.src, &batch.tgt_in, b).expect("positions fit");
+            out.logits.cross_entropy(&batch.tgt_out, None, Smoothing::None)
+        });
+        losses.push(f64::from(loss));
     }
     let test = reversal(&mut Pcg64Mcg::seed_from_u64(seed + 200), recipe.test, len, recipe.symbols);
     let got = model.generate(&params, &test.src, recipe.test, len, BOS, true).tokens;

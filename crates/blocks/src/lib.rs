@@ -17,5 +17,5 @@ pub mod mat;
 pub mod softmax;
 
 pub use attention::{Attention, scaled_dot_product_attention};
-pub use mat::{mat, matmul, matmul_t, max_diff, worse};
+pub use mat::{argmax, mat, matmul, matmul_t, max_diff, worse};
 pub use softmax::{softmax_rows, softmax_rows_masked};

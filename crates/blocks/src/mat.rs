@@ -33,6 +33,21 @@ pub fn worse(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
 }
 
+/// The index of the largest value — greedy decoding's choice, and every
+/// "which key won" of the book. A tie goes to the lowest index, so the
+/// choice never depends on how a loop happens to run. Values compare in
+/// IEEE total order: a NaN counts as larger than any number, so a broken
+/// score is chosen (and shows) rather than skipped. `None` when empty.
+pub fn argmax(xs: impl IntoIterator<Item = f64>) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, x) in xs.into_iter().enumerate() {
+        if best.is_none_or(|(_, b)| x.total_cmp(&b).is_gt()) {
+            best = Some((i, x));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
 /// `A · B`.
 #[track_caller]
 pub fn matmul(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
@@ -69,6 +84,15 @@ pub fn matmul_t(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn argmax_takes_the_first_of_a_tie_and_does_not_skip_nan() {
+        assert_eq!(argmax([0.1, 0.7, 0.2, 0.7]), Some(1));
+        assert_eq!(argmax([-0.0, 0.0]), Some(1), "total order: −0 < +0");
+        assert_eq!(argmax([3.0, f64::NAN, 9.0]), Some(1));
+        assert_eq!(argmax([f64::NEG_INFINITY; 3]), Some(0));
+        assert_eq!(argmax(std::iter::empty()), None);
+    }
 
     #[test]
     fn products_by_hand() {

@@ -155,15 +155,8 @@ impl Seq2Seq {
                 Mat::from_fn(batch, all.ncols(), |b, j| all[(b * (t + 1) + t, j)])
             };
             for (b, p) in prefix.iter_mut().enumerate() {
-                let best = (0..step_logits.ncols())
-                    .max_by(|&x, &y| {
-                        step_logits[(b, x)]
-                            .f64()
-                            .total_cmp(&step_logits[(b, y)].f64())
-                            .then(y.cmp(&x))
-                    })
-                    .unwrap();
-                p.push(best);
+                let row = (0..step_logits.ncols()).map(|j| step_logits[(b, j)].f64());
+                p.push(blocks::argmax(row).expect("a vocabulary of at least one token"));
             }
             logits.push(step_logits);
         }
