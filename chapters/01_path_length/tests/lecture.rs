@@ -37,6 +37,30 @@ fn the_rnn_forgets_exponentially_and_attention_does_not() {
     }
 }
 
+/// The page's comparison with the lecture's reported figures (its own
+/// random draws): the default falls more than four orders of magnitude
+/// below it at distance 32 and more than eight at 63; with `--init normal`
+/// every figure is within a factor of ten of the lecture's.
+#[test]
+fn beside_the_lecture() {
+    let v = book(&[]);
+    let below = |name: &str, lecture: f64| (lecture / v.number(name)).log10();
+    assert!((4.0..5.0).contains(&below("rnn_dhalf", 5.3e-07)));
+    assert!((8.0..9.0).contains(&below("rnn_dlast", 9.2e-14)));
+    for (name, lecture) in [
+        ("rnn_d1", 2.3),
+        ("rnn_dhalf", 5.3e-07),
+        ("rnn_dlast", 9.2e-14),
+        ("attn_min", 3.8e-02),
+        ("attn_max", 5.1e-01),
+        ("attn_avg_near", 1.1e-01),
+        ("attn_avg_far", 1.3e-01),
+    ] {
+        let ratio = v.number(&format!("normal_{name}")) / lecture;
+        assert!((0.1..10.0).contains(&ratio), "{name}: {ratio}");
+    }
+}
+
 /// Exercise 3: the spike at distance 0 is the query's path; without it,
 /// distance 0 is in the range of the other distances.
 #[test]
