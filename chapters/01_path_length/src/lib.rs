@@ -2,7 +2,8 @@
 //!
 //! Lecture 17 §1: how strongly the last output of a randomly initialised
 //! RNN and of a randomly initialised self-attention layer depends on each
-//! input, by distance.
+//! input, by distance; what sets the RNN's rate of forgetting; and the same
+//! measurement with variance-preserving weights, the lecture-like setting.
 
 use std::path::PathBuf;
 
