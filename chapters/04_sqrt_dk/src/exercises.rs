@@ -1,13 +1,49 @@
-//! Lecture 17 exercises 2 and 9, checked by running them.
+//! Lecture 6 exercise 1, Lecture 17 exercises 2 and 9, and the sweep with
+//! another seed, checked by running them.
 
 use autograd::nn::Seq2SeqConfig;
 use autograd::train::{Recipe, Trained, reversal_run};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use record::{Notebook, say, show};
 
 use crate::variance::{dot, gaussian, mean_var};
+
+/// `n` independent numbers with mean 0 and variance 1 from one of three
+/// distributions: N(0, 1), ±1, or uniform on [−√3, √3].
+pub fn unit_variance(kind: &str, n: usize, rng: &mut Pcg64Mcg) -> Vec<f64> {
+    let unit = |rng: &mut Pcg64Mcg| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64; // [0, 1)
+    match kind {
+        "normal" => gaussian(n, 1.0, rng),
+        "±1" => (0..n).map(|_| if rng.next_u64() & 1 == 1 { 1.0 } else { -1.0 }).collect(),
+        _ => (0..n).map(|_| (2.0 * unit(rng) - 1.0) * 3f64.sqrt()).collect(),
+    }
+}
+
+// ANCHOR: l6_exercise_1
+/// Lecture 6 exercise 1: at d = 256 the spread of q·k is √256 = 16, and
+/// 1 after ÷√d — for any components with mean 0 and variance 1.
+pub fn l6_exercise_1(pairs: usize, seed: u64, nb: &mut Notebook) {
+    nb.demo("l6_exercise_1", "L6 exercise 1 · std(q·k) at d = 256, three distributions");
+    let d = 256;
+    let root = (d as f64).sqrt(); // the answer: 16
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    say!(nb, "d = {d}, {pairs} pairs per distribution, seed {seed}; theory: std √d = {root}");
+    say!(nb, "{:>16} {:>10} {:>12}", "components", "std(q·k)", "std(q·k/√d)");
+    for (kind, tag) in [("normal", "normal"), ("±1", "signs"), ("uniform", "uniform")] {
+        let dots: Vec<f64> = (0..pairs)
+            .map(|_| dot(&unit_variance(kind, d, &mut rng), &unit_variance(kind, d, &mut rng)))
+            .collect();
+        let std = mean_var(&dots).1.sqrt();
+        let raw = nb.value(&format!("l6ex1_{tag}_std"), show::num(std, 2));
+        let scaled = nb.value(&format!("l6ex1_{tag}_scaled_std"), show::num(std / root, 3));
+        let name = if kind == "uniform" { "uniform ±√3" } else { kind };
+        say!(nb, "{name:>16} {raw:>10} {scaled:>12}");
+    }
+    say!(nb, "only the mean and the variance of the components enter Var(q·k) = d");
+}
+// ANCHOR_END: l6_exercise_1
 
 // ANCHOR: exercise_2
 /// Exercise 2: with components of variance σ², Var(q·k) = d_k σ⁴, and the
@@ -118,3 +154,12 @@ pub fn exercise_9(ex: &Ex9, seed: u64, nb: &mut Notebook) {
     }
 }
 // ANCHOR_END: exercise_9
+
+// ANCHOR: exercise_seed
+/// Exercise 4: the whole lookup sweep again with the next seed, so new
+/// weights, batches, held-out set and label embeddings.
+pub fn exercise_seed(dks: &[usize], steps: u32, mixed: bool, seed: u64, nb: &mut Notebook) {
+    nb.demo("exercise_seed", "Exercise 4 · The lookup sweep again, with the next seed");
+    crate::lookup::sweep(dks, steps, mixed, seed + 1, "next_", nb);
+}
+// ANCHOR_END: exercise_seed

@@ -1,7 +1,7 @@
 //! # Chapter 04 — why attention divides by √d_k
 //!
 //! Lecture 17 §4 (demos 02.1–02.3, exercises 2 and 9) and Lecture 6 §2.2
-//! (the 32-key version of the saturation measurement). `run` calls the
+//! (the 32-key version of the saturation measurement, exercise 1). `run` calls the
 //! demos in the lectures' order.
 
 use std::path::PathBuf;
@@ -40,6 +40,11 @@ pub struct Options {
     #[arg(long, value_delimiter = ',', default_value = "16,64,256", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub dk: Vec<u16>,
 
+    /// Lookup sweep: feed each pair as one vector (key + label)/√2 to both W^K
+    /// and W^V, instead of the keys to W^K and the labels to W^V.
+    #[arg(long)]
+    pub mixed: bool,
+
     /// Exercise 9: the per-head width d_k of the small Transformer (d_model = d_k × heads).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub ex9_dk: u16,
@@ -73,7 +78,8 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     variance::variance(&DIMS, opts.pairs as usize, opts.seed, nb);
     saturation::saturation(&DIMS, opts.draws as usize, opts.seed, nb);
     let dks: Vec<usize> = opts.dk.iter().map(|&d| d as usize).collect();
-    lookup::lookup_sweep(&dks, opts.steps, opts.seed, nb);
+    lookup::lookup_sweep(&dks, opts.steps, opts.mixed, opts.seed, nb);
+    exercises::l6_exercise_1(opts.pairs as usize, opts.seed, nb);
     exercises::exercise_2(opts.pairs as usize, opts.seed, nb);
     let ex9 = exercises::Ex9 {
         d_k: opts.ex9_dk as usize,
@@ -81,4 +87,5 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
         steps: opts.ex9_steps,
     };
     exercises::exercise_9(&ex9, opts.seed, nb);
+    exercises::exercise_seed(&dks, opts.steps, opts.mixed, opts.seed, nb);
 }

@@ -3,9 +3,10 @@
 //!
 //! Each example holds 16 (key, value) pairs and one query key, a copy of
 //! one of the 16 keys; the answer is that pair's value, one of 16 labels
-//! (each used once per example, so guessing is right 1 time in 16). A pair
-//! enters as one vector, its key plus its value's embedding; the model is
-//! one single-head attention layer and a linear read-out of the 16 labels.
+//! (each used once per example, so guessing is right 1 time in 16). The
+//! keys feed the key path and the values' embeddings the value path, as in
+//! a dictionary; the model is one single-head attention layer and a linear
+//! read-out of the 16 labels.
 
 use autograd::nn::init::normal;
 use autograd::optim::{Adam, Sgd};
@@ -41,28 +42,32 @@ fn signs(rng: &mut Pcg64Mcg) -> [f32; D_MODEL] {
 }
 
 /// The task: a fixed ±1 embedding for each of the 16 value labels; keys
-/// are fresh random ±1 vectors in every example.
+/// are fresh random ±1 vectors in every example. `mixed` is the variant
+/// (`--mixed`) that feeds each pair as one vector (key + label)/√2 to both
+/// W^K and W^V, so the model must also learn to pull the two apart.
 pub struct Task {
     pub labels: Vec<[f32; D_MODEL]>,
+    pub mixed: bool,
 }
 
-/// A batch of `n` examples: the pairs stacked (n·16, d_model), each row
-/// (key + value embedding)/√2 so its components keep variance 1; the query
-/// of every example (n, d_model); and the label to answer.
+/// A batch of `n` examples: the keys of the pairs stacked (n·16, d_model),
+/// their values' embeddings (n·16, d_model), the query of every example
+/// (n, d_model), and the label to answer.
 pub struct Batch {
-    pub pairs: Mat<f32>,
+    pub keys: Mat<f32>,
+    pub values: Mat<f32>,
     pub queries: Mat<f32>,
     pub answers: Vec<usize>,
 }
 
 impl Task {
-    pub fn new(rng: &mut Pcg64Mcg) -> Self {
-        Task { labels: (0..PAIRS).map(|_| signs(rng)).collect() }
+    pub fn new(mixed: bool, rng: &mut Pcg64Mcg) -> Self {
+        Task { labels: (0..PAIRS).map(|_| signs(rng)).collect(), mixed }
     }
 
     pub fn batch(&self, n: usize, rng: &mut Pcg64Mcg) -> Batch {
-        let half = std::f32::consts::FRAC_1_SQRT_2;
-        let mut pairs = Mat::<f32>::zeros(n * PAIRS, D_MODEL);
+        let mut keys = Mat::<f32>::zeros(n * PAIRS, D_MODEL);
+        let mut values = Mat::<f32>::zeros(n * PAIRS, D_MODEL);
         let mut queries = Mat::<f32>::zeros(n, D_MODEL);
         let mut answers = Vec::with_capacity(n);
         for i in 0..n {
@@ -73,9 +78,15 @@ impl Task {
             }
             let asked = rng.next_u32() as usize % PAIRS;
             for (j, &label) in order.iter().enumerate() {
-                let key = signs(rng);
+                let (key, value) = (signs(rng), &self.labels[label]);
+                let row = i * PAIRS + j;
                 for c in 0..D_MODEL {
-                    pairs[(i * PAIRS + j, c)] = (key[c] + self.labels[label][c]) * half;
+                    if self.mixed {
+                        let both = (key[c] + value[c]) * std::f32::consts::FRAC_1_SQRT_2; // variance 1
+                        (keys[(row, c)], values[(row, c)]) = (both, both);
+                    } else {
+                        (keys[(row, c)], values[(row, c)]) = (key[c], value[c]);
+                    }
                     if j == asked {
                         queries[(i, c)] = key[c];
                     }
@@ -83,11 +94,12 @@ impl Task {
             }
             answers.push(order[asked]);
         }
-        Batch { pairs, queries, answers }
+        Batch { keys, values, queries, answers }
     }
 }
 
-/// The model: W^Q, W^K, W^V (d_model, d_k) and a read-out W^O (d_k, 16).
+/// The model: W^Q, W^K, W^V (d_model, d_k) and a read-out W^O (d_k, 16);
+/// the value width d_v is d_k, as in the paper.
 #[derive(Clone)]
 pub struct Layer {
     pub params: Params<f32>,
@@ -118,10 +130,9 @@ impl Layer {
 /// example's 16 pairs and the weighted value is read out by W^O.
 fn logits<'t>(layer: &Layer, tape: &'t Tape<f32>, b: &Batch) -> Var<'t, f32> {
     let n = b.answers.len();
-    let pairs = tape.input(b.pairs.clone());
     let q = tape.input(b.queries.clone()).matmul(tape.param(layer.w_q)); // (n, d_k)
-    let k = pairs.matmul(tape.param(layer.w_k)); // (n·16, d_k)
-    let v = pairs.matmul(tape.param(layer.w_v)); // (n·16, d_k)
+    let k = tape.input(b.keys.clone()).matmul(tape.param(layer.w_k)); // (n·16, d_k)
+    let v = tape.input(b.values.clone()).matmul(tape.param(layer.w_v)); // (n·16, d_v = d_k)
     let scores = q.bmm(k, n, true); // (n, 16): row i = q_i·K_iᵀ over example i's own 16 pairs
     let scores = if layer.scaled { scores.scale(1.0 / (layer.d_k as f64).sqrt()) } else { scores };
     let weights = scores.softmax_rows(None);
@@ -190,15 +201,25 @@ pub fn first_step_to_target(
 
 // ANCHOR: sweep
 /// Every d_k × {scaled, unscaled} × every learning rate of both optimizers.
-/// Runs with the same d_k start from the same weights and see the same
-/// batches; the runs are independent, so they may run in parallel.
-pub fn lookup_sweep(dks: &[usize], steps: u32, seed: u64, nb: &mut Notebook) {
+pub fn lookup_sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, nb: &mut Notebook) {
     nb.demo("lookup_sweep", "L17 02.3 · The key–value lookup, with and without ÷√d_k");
+    sweep(dks, steps, mixed, seed, "", nb);
+}
+
+/// The sweep itself; `tag` starts the names of its values and figure. Runs
+/// with the same d_k start from the same weights and see the same batches;
+/// the runs are independent, so they may run in parallel.
+pub fn sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, tag: &str, nb: &mut Notebook) {
     let (init_seed, data_seed, eval_seed, label_seed) = (seed, seed + 1, seed + 2, seed + 3);
     say!(
         nb,
         "one single-head attention layer + read-out, d_model {D_MODEL}, {PAIRS} pairs per example"
     );
+    if mixed {
+        say!(nb, "each pair enters W^K and W^V as one vector (key + label)/√2; d_v = d_k");
+    } else {
+        say!(nb, "keys enter W^K, the values' label embeddings W^V; d_v = d_k");
+    }
     say!(
         nb,
         "W^Q, W^K ~ N(0, 1/{D_MODEL}); batch {BATCH}, {steps} steps; accuracy on {EVAL} held-out examples every {EVERY} steps"
@@ -207,7 +228,7 @@ pub fn lookup_sweep(dks: &[usize], steps: u32, seed: u64, nb: &mut Notebook) {
         nb,
         "seeds: weights {init_seed}, batches {data_seed}, held-out set {eval_seed}, label embeddings {label_seed}"
     );
-    let task = Task::new(&mut Pcg64Mcg::seed_from_u64(label_seed));
+    let task = Task::new(mixed, &mut Pcg64Mcg::seed_from_u64(label_seed));
     let eval = task.batch(EVAL, &mut Pcg64Mcg::seed_from_u64(eval_seed));
 
     let optimizers: Vec<Optimizer> = ADAM_LRS
@@ -239,6 +260,6 @@ pub fn lookup_sweep(dks: &[usize], steps: u32, seed: u64, nb: &mut Notebook) {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    crate::sweep_table::report(dks, &optimizers, &firsts, steps, nb);
+    crate::sweep_table::report(dks, &optimizers, &firsts, steps, tag, nb);
 }
 // ANCHOR_END: sweep

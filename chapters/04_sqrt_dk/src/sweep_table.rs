@@ -5,13 +5,15 @@ use record::{Notebook, say, show};
 
 use crate::lookup::{ADAM_LRS, Optimizer};
 
-/// The tables: first step to 90% per cell, then per row the fastest and
-/// how many learning rates got there; and the grid as a figure.
+/// The tables: first step to 90% per cell (each also a value, e.g.
+/// `dk16_raw_sgd_0_03`), then per row the fastest and how many learning
+/// rates got there; and the grid as a figure. `tag` starts every name.
 pub fn report(
     dks: &[usize],
     optimizers: &[Optimizer],
     firsts: &[Option<u32>],
     steps: u32,
+    tag: &str,
     nb: &mut Notebook,
 ) {
     let cell = |f: Option<u32>| f.map_or("—".to_string(), |s| s.to_string());
@@ -30,6 +32,15 @@ pub fn report(
     for (r, chunk) in firsts.chunks(optimizers.len()).enumerate() {
         let (d, scaled) = (dks[r / 2], r % 2 == 0);
         let name = format!("d_k {d:>4} {:<6}", if scaled { "scaled" } else { "raw" });
+        let kind = if scaled { "scaled" } else { "raw" };
+        for (o, &f) in optimizers.iter().zip(chunk) {
+            let (opt, lr) = match o {
+                Optimizer::Adam(lr) => ("adam", lr),
+                Optimizer::Sgd(lr) => ("sgd", lr),
+            };
+            let lr = show::short(*lr).replace('.', "_");
+            nb.value(&format!("{tag}dk{d}_{kind}_{opt}_{lr}"), cell(f));
+        }
         let (a, s) = chunk.split_at(adam.len());
         let a_cells: Vec<String> = a.iter().map(|&f| format!("{:>6}", cell(f))).collect();
         let s_cells: Vec<String> = s.iter().map(|&f| format!("{:>5}", cell(f))).collect();
@@ -51,13 +62,13 @@ pub fn report(
         "reached"
     );
     for (d, scaled, a, s) in &rows {
-        let tag = format!("dk{d}_{}", if *scaled { "scaled" } else { "raw" });
+        let row = format!("{tag}dk{d}_{}", if *scaled { "scaled" } else { "raw" });
         let best = |v: &[Option<u32>]| v.iter().flatten().min().copied();
         let count = |v: &[Option<u32>]| v.iter().flatten().count();
-        let a_best = nb.value(&format!("{tag}_adam_best"), cell(best(a)));
-        let a_count = nb.value(&format!("{tag}_adam_reached"), format!("{}/{}", count(a), a.len()));
-        let s_best = nb.value(&format!("{tag}_sgd_best"), cell(best(s)));
-        let s_count = nb.value(&format!("{tag}_sgd_reached"), format!("{}/{}", count(s), s.len()));
+        let a_best = nb.value(&format!("{row}_adam_best"), cell(best(a)));
+        let a_count = nb.value(&format!("{row}_adam_reached"), format!("{}/{}", count(a), a.len()));
+        let s_best = nb.value(&format!("{row}_sgd_best"), cell(best(s)));
+        let s_count = nb.value(&format!("{row}_sgd_reached"), format!("{}/{}", count(s), s.len()));
         let name = format!("d_k {d:>4} {:<6}", if *scaled { "scaled" } else { "raw" });
         say!(nb, "{name} │ {a_best:>13} {a_count:>8} │ {s_best:>12} {s_count:>8}");
     }
@@ -79,5 +90,5 @@ pub fn report(
         col_axis: "optimizer (A = Adam, S = SGD) and learning rate →",
         max: u64::from(steps),
     };
-    nb.figure("steps_to_90", figure.to_svg());
+    nb.figure(&format!("{tag}steps_to_90"), figure.to_svg());
 }

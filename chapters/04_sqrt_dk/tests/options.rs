@@ -44,7 +44,18 @@ fn a_small_run_prints_every_demo() {
     let mut nb = Notebook::quiet();
     run(&opts, &mut nb);
     let anchors: Vec<&str> = nb.demos().iter().map(|d| d.anchor.as_str()).collect();
-    assert_eq!(anchors, ["variance", "saturation", "lookup_sweep", "exercise_2", "exercise_9"]);
+    assert_eq!(
+        anchors,
+        [
+            "variance",
+            "saturation",
+            "lookup_sweep",
+            "l6_exercise_1",
+            "exercise_2",
+            "exercise_9",
+            "exercise_seed"
+        ]
+    );
     let all: String = nb.demos().iter().map(|d| d.text.as_str()).collect();
     assert!(all.contains("d_k    8 scaled") && all.contains("d_model 8, 2 heads"), "{all}");
     assert!(!all.contains("NaN"));

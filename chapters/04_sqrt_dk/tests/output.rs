@@ -1,7 +1,8 @@
 //! Pins everything chapter 04 prints, every value its page quotes and its
 //! figures, for the configuration the book shows — and checks that those
-//! numbers say what the lectures say. The full run trains 58 models (54 in
-//! the sweep, 4 in exercise 9), so it happens once and every test reads it.
+//! numbers say what the lectures say. The full run trains 112 models (54 in
+//! each of the two sweeps, 4 in exercise 9), so it happens once and every
+//! test reads it.
 
 use ch04_sqrt_dk::{Options, run};
 
@@ -46,20 +47,55 @@ fn scaled_rows_are_alike_and_unscaled_rows_saturate() {
     assert!((num("k16_raw_dk1024_jacobian") - 0.0543).abs() < 0.01);
 }
 
+/// A row's "k/n": how many learning rates reached 90%.
+fn reached(name: &str) -> u32 {
+    get(name).split('/').next().unwrap().parse().unwrap()
+}
+
 #[test]
-fn training_without_the_scale_is_slower() {
+fn training_without_the_scale_is_slower_under_both_seeds() {
     let best = |name: &str| get(name).parse::<u32>().ok();
-    let reached = |name: &str| get(name).split('/').next().unwrap().parse::<u32>().unwrap();
-    for d in [16, 64, 256] {
-        let scaled = best(&format!("dk{d}_scaled_adam_best")).expect("scaled Adam reaches 90%");
-        if let Some(raw) = best(&format!("dk{d}_raw_adam_best")) {
-            assert!(raw >= 2 * scaled, "d_k {d}: {raw} vs {scaled}");
+    for tag in ["", "next_"] {
+        for d in [16, 64, 256] {
+            let scaled =
+                best(&format!("{tag}dk{d}_scaled_adam_best")).expect("scaled Adam gets there");
+            if let Some(raw) = best(&format!("{tag}dk{d}_raw_adam_best")) {
+                assert!(raw >= 2 * scaled, "{tag}d_k {d}: {raw} vs {scaled}");
+            }
+            for opt in ["adam", "sgd"] {
+                let raw = reached(&format!("{tag}dk{d}_raw_{opt}_reached"));
+                assert!(
+                    raw <= reached(&format!("{tag}dk{d}_scaled_{opt}_reached")),
+                    "{tag}{d} {opt}"
+                );
+            }
         }
-        assert!(
-            reached(&format!("dk{d}_raw_adam_reached"))
-                <= reached(&format!("dk{d}_scaled_adam_reached"))
-        );
     }
+}
+
+#[test]
+fn with_seed_0_the_scaled_rows_ignore_d_k_and_with_the_next_they_do_not() {
+    let spread = |tag: &str| {
+        let b: Vec<u32> = [16, 64, 256]
+            .iter()
+            .map(|d| get(&format!("{tag}dk{d}_scaled_adam_best")).parse().unwrap())
+            .collect();
+        b.iter().max().unwrap() - b.iter().min().unwrap()
+    };
+    // "all four of Adam's learning rates reach 90% with the scale", best within one tick
+    for d in [16, 64, 256] {
+        assert_eq!(get(&format!("dk{d}_scaled_adam_reached")), "4/4", "d_k {d}");
+    }
+    assert!(spread("") <= ch04_sqrt_dk::lookup::EVERY);
+    // exercise 4: "the scaled rows no longer ignore d_k"
+    assert!(spread("next_") > ch04_sqrt_dk::lookup::EVERY);
+    // exercise 4: "the unscaled rows are worse"
+    let total = |tag: &str| -> u32 {
+        [16, 64, 256].iter().map(|d| reached(&format!("{tag}dk{d}_raw_adam_reached"))).sum()
+    };
+    assert!(total("next_") < total(""));
+    // "Adam's usable unscaled rates do not shrink with d_k" (seed 0)
+    assert!(reached("dk256_raw_adam_reached") >= reached("dk16_raw_adam_reached"));
 }
 
 #[test]
@@ -87,9 +123,12 @@ fn exercise_9_both_versions_learn_reversal_at_dk_16() {
     assert!(step("raw", 0) + step("raw", 1) < step("scaled", 0) + step("scaled", 1));
 }
 
-/// The sweep's table as (row name, Adam cells, SGD cells).
-fn sweep_rows() -> Vec<(String, Vec<String>, Vec<String>)> {
-    let demo = book_run().demos().iter().find(|d| d.anchor == "lookup_sweep").unwrap();
+/// One row of a sweep's table: (row name, Adam cells, SGD cells).
+type Row = (String, Vec<String>, Vec<String>);
+
+/// A sweep's table, row by row.
+fn sweep_rows(anchor: &str) -> Vec<Row> {
+    let demo = book_run().demos().iter().find(|d| d.anchor == anchor).unwrap();
     let table = demo.text.split("per row:").next().unwrap();
     table
         .lines()
@@ -102,25 +141,55 @@ fn sweep_rows() -> Vec<(String, Vec<String>, Vec<String>)> {
         .collect()
 }
 
+fn step(cell: &str) -> Option<u32> {
+    cell.parse().ok()
+}
+
 #[test]
 fn the_pages_reading_of_the_sweep_holds() {
-    let rows = sweep_rows();
+    let rows = sweep_rows("lookup_sweep");
     assert_eq!(rows.len(), 6);
-    for (name, adam, sgd) in &rows {
-        assert_eq!((adam.len(), sgd.len()), (4, 5), "{name}");
-        if name.ends_with("raw") {
-            // "at the largest Adam rate and the two largest SGD rates no unscaled run gets there"
-            assert_eq!(adam[3], "—", "{name}");
-            assert_eq!(&sgd[3..], ["—", "—"], "{name}");
-        } else {
-            // "the rates at both ends of the grid fail" (scaled SGD)
-            assert_eq!((sgd[0].as_str(), sgd[4].as_str()), ("—", "—"), "{name}");
+    for pair in rows.chunks(2) {
+        let ((name, adam_s, sgd_s), (raw_name, adam_r, sgd_r)) = (&pair[0], &pair[1]);
+        assert!(name.ends_with("scaled") && raw_name.ends_with("raw"), "{name} / {raw_name}");
+        assert_eq!((adam_s.len(), sgd_s.len(), adam_r.len(), sgd_r.len()), (4, 5, 4, 5));
+        // "at every Adam learning rate the unscaled run is slower, or never gets there"
+        for (s, r) in adam_s.iter().zip(adam_r) {
+            let s = step(s).expect("scaled Adam cell reached");
+            assert!(step(r).is_none_or(|r| r > s), "{raw_name}: {r} vs {s}");
         }
+        // "at Adam's largest rate no unscaled run gets there"
+        assert_eq!(adam_r[3], "—", "{raw_name}");
+        // "SGD's rate 3 fails either way"; at rate 1 every scaled run gets there
+        assert_eq!((sgd_s[4].as_str(), sgd_r[4].as_str()), ("—", "—"), "{name}");
+        assert!(step(&sgd_s[3]).is_some(), "{name}");
+        // "at SGD's smallest rate the unscaled run is the faster one"
+        let (s, r) = (step(&sgd_s[0]), step(&sgd_r[0]));
+        assert!(r.is_some() && s.is_none_or(|s| r.unwrap() < s), "{raw_name}: {r:?} vs {s:?}");
     }
-    // "SGD ... slower at every d_k, most of all at d_k = 256"
-    let gap = |d: usize| -> i64 {
-        let best = |kind: &str| get(&format!("dk{d}_{kind}_sgd_best")).parse::<i64>().unwrap();
-        best("raw") - best("scaled")
-    };
-    assert!(gap(256) > gap(16) && gap(256) > gap(64));
+    // "at rate 1 the unscaled run misses 90% at d_k = 16 and 256"
+    assert_eq!((rows[1].2[3].as_str(), rows[5].2[3].as_str()), ("—", "—"));
+}
+
+#[test]
+fn with_the_next_seed_two_of_seed_0s_readings_break() {
+    let rows = sweep_rows("exercise_seed");
+    assert_eq!(rows.len(), 6);
+    let raw: Vec<_> = rows.iter().filter(|r| r.0.ends_with("raw")).collect();
+    let scaled: Vec<_> = rows.iter().filter(|r| r.0.ends_with("scaled")).collect();
+    // "largest Adam rate unusable without the scale" no longer holds everywhere
+    assert!(raw.iter().any(|r| step(&r.1[3]).is_some()));
+    // "small-rate SGD faster without the scale" no longer holds everywhere
+    let faster =
+        |(s, r): (&&Row, &&Row)| step(&r.2[0]).is_some_and(|r| step(&s.2[0]).is_none_or(|s| r < s));
+    assert!(!scaled.iter().zip(&raw).all(faster));
+}
+
+#[test]
+fn l6_exercise_1_the_spread_at_256_is_16_then_1() {
+    for tag in ["normal", "signs", "uniform"] {
+        let std = num(&format!("l6ex1_{tag}_std"));
+        assert!((std / 16.0 - 1.0).abs() < 0.03, "{tag}: {std}");
+        assert!((num(&format!("l6ex1_{tag}_scaled_std")) - 1.0).abs() < 0.03, "{tag}");
+    }
 }
