@@ -4,6 +4,8 @@
 //!   pairs, Chinese first, each with a blank line after its opening tag and
 //!   before `</div>` (mdBook renders Markdown inside only then).
 //! * A Chinese block contains Chinese; an English block contains none.
+//! * A Chinese block quotes with “…”, never ASCII `"…"`: next to Chinese
+//!   characters mdBook's smart punctuation turns both ASCII quotes into “.
 //! * The two blocks of a pair have the same shape: the same sequence of
 //!   paragraphs, list items, display formulas, table rows and quotes.
 //! * Headings and `<summary>` lines carry both languages as
@@ -100,6 +102,11 @@ pub fn check(page: &str) -> Vec<String> {
         }
         if !prose(&zh_text).chars().any(is_han) {
             problems.push(format!("line {}: the Chinese block has no Chinese", zh.1));
+        }
+        let untagged = regex::Regex::new("<[^>]*>").unwrap().replace_all(&zh_text, "").into_owned();
+        if prose(&untagged).contains('"') {
+            problems
+                .push(format!("line {}: the Chinese block quotes with ASCII \"; write “…”", zh.1));
         }
         if let Some(c) = prose(&en_text).chars().find(|&c| is_han(c)) {
             problems.push(format!("line {}: the English block contains `{c}`", en.1));
