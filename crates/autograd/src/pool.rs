@@ -9,6 +9,7 @@
 //! ([`take`]) or zeroed ([`zeros`]) before use, so results are the same
 //! bits with or without it.
 
+use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -18,7 +19,7 @@ use crate::Real;
 
 /// Free matrices of one number type, by shape.
 #[derive(Default)]
-pub struct Pool<T: Real> {
+struct Pool<T: Real> {
     free: HashMap<(usize, usize), Vec<Mat<T>>>,
 }
 
@@ -31,7 +32,7 @@ pub fn take<T: Real>(rows: usize, cols: usize) -> Mat<T> {
     let reused = if off() {
         None
     } else {
-        T::with_pool(|p| p.free.get_mut(&(rows, cols)).and_then(Vec::pop))
+        with_pool::<T, _>(|p| p.free.get_mut(&(rows, cols)).and_then(Vec::pop))
     };
     reused.unwrap_or_else(|| fresh(rows, cols))
 }
@@ -62,7 +63,7 @@ pub fn give<T: Real>(m: Mat<T>) {
     if m.nrows() == 0 || m.ncols() == 0 || off() {
         return;
     }
-    T::with_pool(|p| {
+    with_pool::<T, _>(|p| {
         let spare = p.free.entry((m.nrows(), m.ncols())).or_default();
         if spare.len() < KEEP {
             spare.push(m);
@@ -84,8 +85,16 @@ fn off() -> bool {
     OFF.with(std::cell::Cell::get)
 }
 
+/// Run `f` on this thread's pool of `T` matrices (one pool per number type).
+fn with_pool<T: Real, R>(f: impl FnOnce(&mut Pool<T>) -> R) -> R {
+    POOLS.with(|pools| {
+        let mut pools = pools.borrow_mut();
+        let pool = pools.entry(TypeId::of::<T>()).or_insert_with(|| Box::new(Pool::<T>::default()));
+        f(pool.downcast_mut().expect("a pool holds matrices of its own type"))
+    })
+}
+
 thread_local! {
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    pub(crate) static POOL_F32: RefCell<Pool<f32>> = RefCell::new(Pool::default());
-    pub(crate) static POOL_F64: RefCell<Pool<f64>> = RefCell::new(Pool::default());
+    static POOLS: RefCell<HashMap<TypeId, Box<dyn Any>>> = RefCell::new(HashMap::new());
 }

@@ -29,8 +29,6 @@ pub trait Real:
     fn sqrt(self) -> Self;
     /// `exp` of every element, in place.
     fn exp_slice(xs: &mut [Self]);
-    /// Run `f` on this thread's [`Pool`](crate::pool::Pool) of spare matrices.
-    fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R;
 }
 
 impl Real for f64 {
@@ -64,9 +62,6 @@ impl Real for f64 {
             *x = libm::exp(*x);
         }
     }
-    fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R {
-        crate::pool::POOL_F64.with(|p| f(&mut p.borrow_mut()))
-    }
 }
 
 impl Real for f32 {
@@ -99,9 +94,6 @@ impl Real for f32 {
         for x in xs {
             *x = fast_expf(*x);
         }
-    }
-    fn with_pool<R>(f: impl FnOnce(&mut crate::pool::Pool<Self>) -> R) -> R {
-        crate::pool::POOL_F32.with(|p| f(&mut p.borrow_mut()))
     }
 }
 
