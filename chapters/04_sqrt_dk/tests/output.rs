@@ -167,6 +167,13 @@ fn the_pages_reading_of_the_sweep_holds() {
         let (s, r) = (step(&sgd_s[0]), step(&sgd_r[0]));
         assert!(r.is_some() && s.is_none_or(|s| r.unwrap() < s), "{raw_name}: {r:?} vs {s:?}");
     }
+    // "SGD's best step counts sit within a tick or so of the first measurement"
+    for d in [16, 64, 256] {
+        for kind in ["scaled", "raw"] {
+            let best: u32 = get(&format!("dk{d}_{kind}_sgd_best")).parse().unwrap();
+            assert!(best <= 2 * ch04_sqrt_dk::lookup::EVERY, "d_k {d} {kind}: {best}");
+        }
+    }
     // "at rate 1 the unscaled run misses 90% at d_k = 16 and 256"
     assert_eq!((rows[1].2[3].as_str(), rows[5].2[3].as_str()), ("—", "—"));
 }
