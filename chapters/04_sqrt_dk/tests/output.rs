@@ -190,6 +190,9 @@ fn with_the_next_seed_two_of_seed_0s_readings_break() {
     let faster =
         |(s, r): (&&Row, &&Row)| step(&r.2[0]).is_some_and(|r| step(&s.2[0]).is_none_or(|s| r < s));
     assert!(!scaled.iter().zip(&raw).all(faster));
+    // "the unscaled d_k = 64 row gets nowhere"
+    let row64 = (reached("next_dk64_raw_adam_reached"), reached("next_dk64_raw_sgd_reached"));
+    assert_eq!(row64, (0, 0));
 }
 
 #[test]
