@@ -48,6 +48,11 @@ pub fn one_vs_three(strength: f64, nb: &mut Notebook) {
         heads: 3,
     };
     let (out, heads) = mha.forward(&x, &x, None); // (5, 12)
+    // Each head keeps the full width d_k = 4: three times one head's W^Q.
+    let wq1 = nb.value("one_head_w_q", format!("{:?}", w_q.shape()));
+    let wq3 = nb.value("three_heads_w_q", format!("{:?}", mha.w_q.w.shape()));
+    let width = nb.value("three_heads_width", out.ncols().to_string());
+    say!(nb, "W^Q: one head {wq1}, three heads {wq3}; output width {width}");
     let mut rows = vec![show::row_values(one.weights.as_ref(), VISITE).collect::<Vec<f64>>()];
     for (h, (head, question)) in heads.iter().zip(["who?", "where?", "when?"]).enumerate() {
         say!(

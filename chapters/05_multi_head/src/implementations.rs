@@ -4,7 +4,7 @@
 
 use autograd::nn::init::normal;
 use autograd::nn::{DecoderLayer, EncoderLayer, MultiHeadAttention, Norm, padding_mask};
-use autograd::{Heads, Params, Tape, attention_reference, head_weights};
+use autograd::{Heads, Params, Tape, attention};
 use blocks::{matmul, max_diff, scaled_dot_product_attention, worse};
 use faer::Mat;
 use rand::SeedableRng;
@@ -39,6 +39,33 @@ pub fn three_implementations(seed: u64, nb: &mut Notebook) {
     for (d, h) in [(12, 3), (512, 8)] {
         compare(d, h, seed, nb);
     }
+    // The lecture's figures as it reported them: numpy, its own PyTorch module
+    // and nn.MultiheadAttention (it does not say which pair gave which).
+    const LECTURE: [(&str, &[f64]); 3] =
+        [("self", &[1.3e-15, 8.9e-16]), ("cross", &[6.7e-16]), ("weights", &[2.2e-16])];
+    say!(nb, "ours (1) vs (2) from d_model 12 to 512, beside the lecture's figures:");
+    for (kind, figures) in LECTURE {
+        let name = |d| match kind {
+            "weights" => format!("self_weights_d{d}"),
+            _ => format!("{kind}_loop_vs_split_d{d}"),
+        };
+        let (small, wide) = (nb.number(&name(12)), nb.number(&name(512)));
+        let growth = nb.value(&format!("{kind}_width_growth"), show::num(wide / small, 1));
+        let lecture: Vec<String> = figures.iter().map(|&f| show::sci(f, 1)).collect();
+        // how many times ours each lecture figure is, at each width
+        let gaps = |d, ours: f64, nb: &mut Notebook| -> String {
+            let shown = figures.iter().enumerate().map(|(i, &f)| {
+                nb.value(&format!("{kind}_lecture_gap{i}_d{d}"), show::num(f / ours, 1))
+            });
+            shown.collect::<Vec<_>>().join("×, ") + "×"
+        };
+        let (at12, at512) = (gaps(12, small, nb), gaps(512, wide, nb));
+        say!(
+            nb,
+            "  {kind:<8} ours ×{growth} with width; lecture {} = {at12} ours at 12, {at512} at 512",
+            lecture.join(", ")
+        );
+    }
 }
 
 /// One comparison of the three routes at width `d` with `h` heads.
@@ -50,7 +77,7 @@ fn compare(d: usize, h: usize, seed: u64, nb: &mut Notebook) {
     let mut params = Params::<f64>::new();
     let mha = MultiHeadAttention::new(&mut params, "mha", d, h, &mut rng);
     let x: Mat<f64> = normal(batch * s_q, d, 1.0, &mut rng); // (B·S_q, d): the queries' sequence
-    let memory: Mat<f64> = normal(batch * s_k, d, 1.0, &mut rng); // (B·S_k, d): another sequence
+    let memory: Mat<f64> = normal(batch * s_k, d, 1.0, &mut rng); // (B·S_k, d): keys and values, cross
     let value = |id| params.get(id).value.clone();
     let (w_q, w_k, w_v, w_o) =
         (value(mha.w_q.w), value(mha.w_k.w), value(mha.w_v.w), value(mha.w_o.w));
@@ -93,16 +120,15 @@ fn compare(d: usize, h: usize, seed: u64, nb: &mut Notebook) {
         let (q, k, v) = (mha.w_q.forward(xv), mha.w_k.forward(kvv), mha.w_v.forward(kvv));
         let split = mha
             .w_o
-            .forward(attention_reference(q, k, v, Heads { batch, heads: h }, None, true))
+            .forward(attention(q, k, v, Heads { batch, heads: h }, None, true).context)
             .value()
             .clone();
         let fused = mha.forward(xv, kvv, batch, None);
         let fused_out = fused.context.value().clone();
-        let weights = tape.value(fused.weights).clone();
         let mut w_diff: f64 = 0.0;
         for b in 0..batch {
             for i in 0..h {
-                let head = head_weights(&weights, Heads { batch, heads: h }, b, i);
+                let head = fused.weights.head(&tape, b, i);
                 w_diff = worse(w_diff, max_diff(&loop_weights[b * h + i], &head));
             }
         }
@@ -146,16 +172,27 @@ pub fn reversed_mask(seed: u64, nb: &mut Notebook) {
 }
 // ANCHOR_END: reversed_mask
 
-// ANCHOR: exercise_3
-/// Exercise 3: the big model (d_model 1024, d_ff 4096) — parameters of one
+// ANCHOR: exercise_1
+/// Exercise 1 (L17 exercise 3): the big model (d_model 1024, d_ff 4096) — parameters of one
 /// encoder layer and one decoder layer, counted on the modules themselves.
-pub fn exercise_3(nb: &mut Notebook) {
-    nb.demo("exercise_3", "L17 exercise 3 · Parameters of the big model's layers");
+pub fn exercise_1(nb: &mut Notebook) {
+    nb.demo("exercise_1", "Exercise 1 (L17 ex. 3) · Parameters of the big model's layers");
     let (d, d_ff) = (1024, 4096);
     for h in [16, 8] {
         let mut rng = Pcg64Mcg::seed_from_u64(0);
         let mut enc = Params::<f32>::new();
         EncoderLayer::new(&mut enc, "enc", d, h, d_ff, Norm::Post, &mut rng);
+        if h == 16 {
+            // the encoder layer's parts, by the names the modules gave them
+            let part = |prefix: &str| -> usize {
+                let sizes = enc.iter().filter(|(_, p)| p.name.starts_with(prefix));
+                sizes.map(|(_, p)| p.value.nrows() * p.value.ncols()).sum()
+            };
+            let a = nb.value("big_attention", show::grouped(part("enc.attn")));
+            let f = nb.value("big_ffn", show::grouped(part("enc.ff")));
+            let n = nb.value("big_norms", show::grouped(part("enc.ln")));
+            say!(nb, "encoder layer = attention {a} + feed-forward {f} + two LayerNorms {n}");
+        }
         let mut dec = Params::<f32>::new();
         DecoderLayer::new(&mut dec, "dec", d, h, d_ff, Norm::Post, &mut rng);
         let e = nb.value(&format!("big_encoder_h{h}"), show::grouped(enc.count()));
@@ -163,4 +200,4 @@ pub fn exercise_3(nb: &mut Notebook) {
         say!(nb, "h = {h:>2}: encoder layer {e}, decoder layer {dd}");
     }
 }
-// ANCHOR_END: exercise_3
+// ANCHOR_END: exercise_1

@@ -1,7 +1,8 @@
 //! # Chapter 05 — multi-head attention
 //!
-//! Lecture 17 §5 (demos 02.5, 02.4, exercise 3) and Lecture 6 §3 (demo
-//! 03.3, exercise 3). `run` calls the demos in the lectures' order.
+//! Lecture 17 §5 (demos 02.5, 02.4; the page's exercise 1 is its exercise
+//! 3) and Lecture 6 §3 (demo 03.3; the page's exercise 3 is its exercise
+//! 3). `run` calls the demos in the lectures' order, the exercises last.
 
 use std::path::PathBuf;
 
@@ -45,7 +46,7 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     implementations::three_implementations(opts.seed, nb);
     implementations::reversed_mask(opts.seed, nb);
     shapes::shape_walk(nb);
-    implementations::exercise_3(nb);
+    implementations::exercise_1(nb);
     heads::exercise_2(nb);
-    shapes::l6_exercise_3(nb);
+    shapes::exercise_3(nb);
 }

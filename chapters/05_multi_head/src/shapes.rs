@@ -17,13 +17,13 @@ pub fn shape_walk(nb: &mut Notebook) {
 }
 // ANCHOR_END: shape_walk
 
-// ANCHOR: l6_exercise_3
-/// L6 exercise 3: the same walk for B = 4, S = 10, D = 64, h = 8.
-pub fn l6_exercise_3(nb: &mut Notebook) {
-    nb.demo("l6_exercise_3", "L6 exercise 3 · The shapes for B = 4, S = 10, D = 64, h = 8");
+// ANCHOR: exercise_3
+/// Exercise 3 (L6 exercise 3): the same walk for B = 4, S = 10, D = 64, h = 8.
+pub fn exercise_3(nb: &mut Notebook) {
+    nb.demo("exercise_3", "Exercise 3 (L6 ex. 3) · The shapes for B = 4, S = 10, D = 64, h = 8");
     walk(nb, "ex", (4, 10, 64, 8), 4);
 }
-// ANCHOR_END: l6_exercise_3
+// ANCHOR_END: exercise_3
 
 // ANCHOR: walk
 /// Multi-head self-attention composed step by step. Each line shows a
@@ -92,11 +92,21 @@ fn walk(nb: &mut Notebook, tag: &str, (b, s, d, h): (usize, usize, usize, usize)
         show::sci(max_diff(&out.value(), &fused.context.value()), 1),
     );
     let p = nb
-        .value(&format!("{tag}_fused_weights"), format!("{:?}", tape.value(fused.weights).shape()));
+        .value(&format!("{tag}_fused_weights"), format!("{:?}", fused.weights.stored_shape(&tape)));
     say!(
         nb,
         "fused op: each head an (S, D_h) view of q, k, v, read in place, no split or combine;"
     );
     say!(nb, "  only its weights are laid out anew, {p} = (S, B·h·S); |out − fused| {diff}");
+    say!(nb, "  a row per query; column block b·h + i = the S keys of head i of sequence b");
+
+    // The slip of writing q_h where k_h belongs runs without complaint.
+    let slip = q_h.bmm(q_h, b * h, true).scale(1.0 / (d_h as f64).sqrt()).softmax_rows(None);
+    let slip = mha.w_o.forward(slip.bmm(v_h, b * h, false).combine_heads(b, h));
+    let slip = nb.value(
+        &format!("{tag}_slip_vs_fused"),
+        show::sci(max_diff(&slip.value(), &fused.context.value()), 1),
+    );
+    say!(nb, "q_h·q_hᵀ in place of q_h·k_hᵀ: |out − fused| {slip}");
 }
 // ANCHOR_END: walk
