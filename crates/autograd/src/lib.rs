@@ -30,12 +30,11 @@ pub mod real;
 pub mod tape;
 pub mod train;
 
-pub use ops::attention::{
-    Attended, Heads, attention, attention_bands, attention_reference, head_weights,
-};
+pub use ops::attention::{Attended, Heads, Weights, attention};
 pub use ops::dropout::dropout_mask;
+pub use ops::fused::{attention_bands, fused_attention};
 pub use ops::loss::Smoothing;
 pub use ops::shape::{concat_cols, concat_rows};
 pub use params::{Param, ParamId, Params};
 pub use real::Real;
-pub use tape::{Back, Grads, Tape, Var};
+pub use tape::{Back, Grads, Kernels, Tape, Var};

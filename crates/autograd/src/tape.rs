@@ -93,10 +93,22 @@ struct Inner<T: Real> {
     last: Option<std::time::Instant>,
 }
 
+/// Which code the modules run on a tape: the fused kernels (the default,
+/// for training) or the plain ops they are tested against (for reading,
+/// counting and timing the difference). Both give the same numbers to
+/// rounding; see `ops/fused/`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kernels {
+    #[default]
+    Fused,
+    Plain,
+}
+
 /// A forward pass being recorded.
 pub struct Tape<T: Real> {
     inner: RefCell<Inner<T>>,
     n_params: usize,
+    kernels: Kernels,
 }
 
 /// A value on a tape: a matrix, by id. Cheap to copy.
@@ -135,8 +147,14 @@ impl<T: Real> Drop for Grads<T> {
 }
 
 impl<T: Real> Tape<T> {
-    /// A fresh tape holding a copy of every parameter.
+    /// A fresh tape holding a copy of every parameter; modules use the
+    /// fused kernels.
     pub fn new(params: &Params<T>) -> Self {
+        Self::with_kernels(params, Kernels::Fused)
+    }
+
+    /// A fresh tape whose modules use `kernels`.
+    pub fn with_kernels(params: &Params<T>, kernels: Kernels) -> Self {
         let values: Vec<Mat<T>> = params
             .iter()
             .map(|(_, p)| {
@@ -155,7 +173,18 @@ impl<T: Real> Tape<T> {
                 last: None,
             }),
             n_params: n,
+            kernels,
         }
+    }
+
+    /// The code this tape's modules run.
+    pub fn kernels(&self) -> Kernels {
+        self.kernels
+    }
+
+    /// Whether modules use the fused kernels.
+    pub fn fused(&self) -> bool {
+        self.kernels == Kernels::Fused
     }
 
     /// The node of parameter `p`.

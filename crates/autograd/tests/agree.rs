@@ -7,7 +7,7 @@ use autograd::nn::{
     self, DecoderLayer, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
     padding_mask,
 };
-use autograd::{Heads, Params, Tape, attention, attention_bands, attention_reference};
+use autograd::{Heads, Params, Tape, attention, attention_bands, fused_attention};
 use blocks::layers as b;
 use blocks::{max_diff, worse};
 use faer::Mat;
@@ -173,9 +173,9 @@ fn fused_attention_matches_the_composed_reference() {
         let tape = Tape::new(&params);
         let (qv, kv, vv) = (tape.param(q), tape.param(k), tape.param(v));
         let out = if fused {
-            attention(qv, kv, vv, shape, Some(&keep), true).context
+            fused_attention(qv, kv, vv, shape, Some(&keep), true).context
         } else {
-            attention_reference(qv, kv, vv, shape, Some(&keep), true)
+            attention(qv, kv, vv, shape, Some(&keep), true).context
         };
         let value = out.value().clone();
         let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
@@ -205,7 +205,7 @@ fn attention_on_bands_matches_the_composed_reference() {
             attention_bands((x, 0), (x, d), (x, 2 * d), d, shape, Some(&keep), true).context
         } else {
             let [q, k, v] = [0, 1, 2].map(|i| x.slice_cols(i * d, d));
-            attention_reference(q, k, v, shape, Some(&keep), true)
+            attention(q, k, v, shape, Some(&keep), true).context
         };
         let value = out.value().clone();
         let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
@@ -273,11 +273,7 @@ fn fused_gru_step_matches_the_composed_reference() {
     let run = |fused: bool| {
         let tape = Tape::new(&params);
         let [h, gi, w, bias] = ids.map(|p| tape.param(p));
-        let out = if fused {
-            h.gru_step(gi, w, bias)
-        } else {
-            autograd::ops::gru::gru_step_reference(h, gi, w, bias)
-        };
+        let out = if fused { h.gru_step_fused(gi, w, bias) } else { h.gru_step(gi, w, bias) };
         let value = out.value().clone();
         let grads = tape.backward(out.mul(tape.input(probe.clone())).sum());
         (value, ids.map(|p| grads.get(p).unwrap().clone()))
@@ -305,7 +301,7 @@ fn gru_steps_on_row_bands_match_the_composed_reference() {
             h = if fused {
                 h.gru_step_at(gi, t * batch, w, bias)
             } else {
-                autograd::ops::gru::gru_step_reference(h, gi.slice_rows(t * batch, batch), w, bias)
+                h.gru_step(gi.slice_rows(t * batch, batch), w, bias)
             };
         }
         let value = h.value().clone();

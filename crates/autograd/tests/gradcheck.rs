@@ -6,8 +6,8 @@
 //! every parameter element with `(f(θ + h) − f(θ − h)) / 2h`.
 
 use autograd::{
-    Heads, Params, Smoothing, Tape, Var, attention, attention_bands, attention_reference,
-    concat_cols, concat_rows,
+    Heads, Params, Smoothing, Tape, Var, attention, attention_bands, concat_cols, concat_rows,
+    fused_attention,
 };
 use blocks::worse;
 use faer::Mat;
@@ -163,11 +163,11 @@ fn attention_fused_and_reference() {
     let keep = Mat::from_fn(6, 4, |i, j| if i == 5 || (i == 1 && j == 3) { 0.0 } else { 1.0 });
     for scaled in [true, false] {
         for mask in [None, Some(&keep)] {
+            gradcheck("fused_attention", &[(6, 4), (8, 4), (8, 4)], |_, x| {
+                fused_attention(x[0], x[1], x[2], shape, mask, scaled).context
+            });
             gradcheck("attention", &[(6, 4), (8, 4), (8, 4)], |_, x| {
                 attention(x[0], x[1], x[2], shape, mask, scaled).context
-            });
-            gradcheck("attention_reference", &[(6, 4), (8, 4), (8, 4)], |_, x| {
-                attention_reference(x[0], x[1], x[2], shape, mask, scaled)
             });
         }
     }
@@ -186,12 +186,12 @@ fn attention_on_column_bands() {
         attention_bands((x[0], 0), (x[1], 0), (x[1], 4), 4, shape, None, true).context
     });
     gradcheck("attention k = v", &[(6, 4), (8, 4)], |_, x| {
-        attention(x[0], x[1], x[1], shape, None, false).context
+        fused_attention(x[0], x[1], x[1], shape, None, false).context
     });
     // Q = K = V one value; and bands that leave columns 4..8 unused (their
     // gradient must be zero, not stale) while K and V share a band
     gradcheck("attention q = k = v", &[(8, 4)], |_, x| {
-        attention(x[0], x[0], x[0], shape, Some(&keep), true).context
+        fused_attention(x[0], x[0], x[0], shape, Some(&keep), true).context
     });
     gradcheck("attention_bands gap", &[(8, 12)], |_, x| {
         attention_bands((x[0], 0), (x[0], 8), (x[0], 8), 4, shape, Some(&keep), true).context
@@ -205,10 +205,8 @@ fn attention_on_column_bands() {
 #[test]
 fn gru_step_fused_and_reference() {
     let shapes = [(3, 4), (3, 12), (4, 12), (1, 12)];
+    gradcheck("gru_step_fused", &shapes, |_, x| x[0].gru_step_fused(x[1], x[2], x[3]));
     gradcheck("gru_step", &shapes, |_, x| x[0].gru_step(x[1], x[2], x[3]));
-    gradcheck("gru_step_reference", &shapes, |_, x| {
-        autograd::ops::gru::gru_step_reference(x[0], x[1], x[2], x[3])
-    });
     // two steps reading rows 3..6 and 6..9 of one projection matrix
     gradcheck("gru_step_at", &[(3, 4), (9, 12), (4, 12), (1, 12)], |_, x| {
         x[0].gru_step_at(x[1], 3, x[2], x[3]).gru_step_at(x[1], 6, x[2], x[3])

@@ -10,7 +10,9 @@ use faer::Mat;
 
 use crate::nn::init;
 use crate::nn::layers::Linear;
-use crate::{Attended, Heads, Params, Real, Var, attention_bands, concat_cols};
+use crate::{
+    Attended, Heads, Params, Real, Var, attention, attention_bands, concat_cols, fused_attention,
+};
 
 #[derive(Clone, Debug)]
 pub struct MultiHeadAttention {
@@ -64,7 +66,11 @@ impl MultiHeadAttention {
         let shape = Heads { batch, heads: self.heads };
         let d = x_q.shape().1;
         let biased = [&self.w_q, &self.w_k, &self.w_v].iter().all(|p| p.b.is_some());
-        let attended = if !biased {
+        let attended = if !x_q.tape().fused() {
+            // the plain ops: three projections, then attention
+            let (q, k, v) = (self.w_q.forward(x_q), self.w_k.forward(x_kv), self.w_v.forward(x_kv));
+            attention(q, k, v, shape, keep, self.scaled)
+        } else if !biased {
             // (fields set by hand without biases: three separate products)
             let (q, k, v) = (self.w_q.forward(x_q), self.w_k.forward(x_kv), self.w_v.forward(x_kv));
             attention_bands((q, 0), (k, 0), (v, 0), d, shape, keep, self.scaled)
@@ -91,4 +97,20 @@ fn fused<'t, T: Real>(projections: &[&Linear], x: Var<'t, T>) -> Var<'t, T> {
     let w: Vec<_> = projections.iter().map(|p| tape.param(p.w)).collect();
     let b: Vec<_> = projections.iter().filter_map(|p| p.b.map(|b| tape.param(b))).collect();
     x.linear(concat_cols(&w), concat_cols(&b))
+}
+
+/// Attention on the tape's kernels: the fused op, or the plain one.
+pub(crate) fn attend<'t, T: Real>(
+    q: Var<'t, T>,
+    k: Var<'t, T>,
+    v: Var<'t, T>,
+    shape: Heads,
+    keep: Option<&Mat<T>>,
+    scaled: bool,
+) -> Attended<'t, T> {
+    if q.tape().fused() {
+        fused_attention(q, k, v, shape, keep, scaled)
+    } else {
+        attention(q, k, v, shape, keep, scaled)
+    }
 }

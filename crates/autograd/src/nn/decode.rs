@@ -11,9 +11,10 @@
 use faer::Mat;
 
 use crate::nn::attention::MultiHeadAttention;
+use crate::nn::attention::attend;
 use crate::nn::positions::sinusoidal;
 use crate::nn::transformer::{DecoderLayer, Norm, Positions, Seq2Seq};
-use crate::{Heads, Params, Real, Tape, Var, attention};
+use crate::{Heads, Params, Real, Tape, Var};
 
 /// Keys and values of the positions generated so far, one (B, d) matrix per
 /// position, for one self-attention.
@@ -44,7 +45,7 @@ impl MultiHeadAttention {
         cache.v.push(self.w_v.forward(x_t).value().clone());
         let (k, v) = (tape.input(stack(&cache.k)), tape.input(stack(&cache.v)));
         let shape = Heads { batch, heads: self.heads };
-        self.w_o.forward(attention(q, k, v, shape, None, self.scaled).context)
+        self.w_o.forward(attend(q, k, v, shape, None, self.scaled).context)
     }
 
     /// Cross-attention of `x_t` (B, d) to keys and values computed once.
@@ -58,7 +59,7 @@ impl MultiHeadAttention {
         let q = self.w_q.forward(x_t);
         let (k, v) = (tape.input(kv.0.clone()), tape.input(kv.1.clone()));
         let shape = Heads { batch, heads: self.heads };
-        self.w_o.forward(attention(q, k, v, shape, None, self.scaled).context)
+        self.w_o.forward(attend(q, k, v, shape, None, self.scaled).context)
     }
 }
 

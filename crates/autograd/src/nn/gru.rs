@@ -7,9 +7,10 @@
 
 use faer::Mat;
 
+use crate::nn::attention::attend;
 use crate::nn::init;
 use crate::nn::layers::{Embedding, Linear};
-use crate::{Heads, ParamId, Params, Real, Tape, Var, attention, concat_cols, concat_rows};
+use crate::{Heads, ParamId, Params, Real, Tape, Var, Weights, concat_cols, concat_rows};
 
 /// The weights of one GRU layer (PyTorch's layout, transposed to the row
 /// convention): `W_i` (E, 3H), `W_h` (H, 3H), biases (1, 3H), gates r, z, n.
@@ -50,7 +51,8 @@ impl GruCell {
     /// One step from state `h` (B, H) with this step's projection `gi` (B, 3H).
     pub fn step<'t, T: Real>(&self, h: Var<'t, T>, gi: Var<'t, T>) -> Var<'t, T> {
         let tape = h.tape();
-        h.gru_step(gi, tape.param(self.w_h), tape.param(self.b_h))
+        let (w_h, b_h) = (tape.param(self.w_h), tape.param(self.b_h));
+        if tape.fused() { h.gru_step_fused(gi, w_h, b_h) } else { h.gru_step(gi, w_h, b_h) }
     }
 }
 
@@ -86,8 +88,13 @@ impl Gru {
         let mut states = Vec::with_capacity(steps);
         let (w_h, b_h) = (tape.param(self.cell.w_h), tape.param(self.cell.b_h));
         for t in 0..steps {
-            // step t reads rows t·B .. (t+1)·B of gi in place
-            h = h.gru_step_at(gi, t * batch, w_h, b_h);
+            // step t's projection is rows t·B .. (t+1)·B of gi (the fused
+            // kernel reads them in place)
+            h = if tape.fused() {
+                h.gru_step_at(gi, t * batch, w_h, b_h)
+            } else {
+                h.gru_step(gi.slice_rows(t * batch, batch), w_h, b_h)
+            };
             states.push(h);
         }
         (concat_rows(&states), h)
@@ -147,14 +154,14 @@ impl GruSeq2Seq {
     }
 
     /// Logits (B·S_t, vocab), batch-major, for teacher-forced targets, and
-    /// the attention weights node (if any). `src`, `tgt_in` are batch-major ids.
+    /// the attention weights (if any). `src`, `tgt_in` are batch-major ids.
     pub fn forward<'t, T: Real>(
         &self,
         tape: &'t Tape<T>,
         src: &[usize],
         tgt_in: &[usize],
         batch: usize,
-    ) -> (Var<'t, T>, Option<usize>) {
+    ) -> (Var<'t, T>, Option<Weights>) {
         let (ls, lt) = (src.len() / batch, tgt_in.len() / batch);
         let src_tm: Vec<usize> = time_major(batch, ls).iter().map(|&r| src[r]).collect();
         let tgt_tm: Vec<usize> = time_major(batch, lt).iter().map(|&r| tgt_in[r]).collect();
@@ -165,7 +172,7 @@ impl GruSeq2Seq {
             None => (self.out.forward(dec), None),
             Some(combine) => {
                 let enc = enc.gather_rows(&batch_major(batch, ls)); // (B·S_s, H)
-                let a = attention(dec, enc, enc, Heads { batch, heads: 1 }, None, false);
+                let a = attend(dec, enc, enc, Heads { batch, heads: 1 }, None, false);
                 let h = combine.forward(concat_cols(&[a.context, dec])).tanh();
                 (self.out.forward(h), Some(a.weights))
             }

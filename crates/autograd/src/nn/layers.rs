@@ -83,10 +83,16 @@ impl LayerNorm {
         x.layer_norm(tape.param(self.gamma), tape.param(self.beta), self.eps)
     }
 
-    /// `forward(x + y)` as one op: a Post-LN residual connection.
+    /// `forward(x + y)`: a Post-LN residual connection (one fused op on a
+    /// fused tape).
     pub fn forward_add<'t, T: Real>(&self, x: Var<'t, T>, y: Var<'t, T>) -> Var<'t, T> {
         let tape = x.tape();
-        x.add_layer_norm(y, tape.param(self.gamma), tape.param(self.beta), self.eps)
+        let (gamma, beta) = (tape.param(self.gamma), tape.param(self.beta));
+        if tape.fused() {
+            x.add_layer_norm(y, gamma, beta, self.eps)
+        } else {
+            x.add(y).layer_norm(gamma, beta, self.eps)
+        }
     }
 }
 
@@ -113,10 +119,10 @@ impl FeedForward {
 
     pub fn forward<'t, T: Real>(&self, x: Var<'t, T>) -> Var<'t, T> {
         let tape = x.tape();
-        // x·W₁ + b₁ and its ReLU in one op (`up.forward(x).relu()`, faster)
+        // x·W₁ + b₁ and its ReLU in one op on a fused tape
         let hidden = match self.up.b {
-            Some(b1) => x.linear_relu(tape.param(self.up.w), tape.param(b1)),
-            None => self.up.forward(x).relu(),
+            Some(b1) if tape.fused() => x.linear_relu(tape.param(self.up.w), tape.param(b1)),
+            _ => self.up.forward(x).relu(),
         };
         self.down.forward(hidden)
     }

@@ -11,7 +11,7 @@ use faer::Mat;
 use crate::nn::attention::MultiHeadAttention;
 use crate::nn::layers::{Embedding, FeedForward, LayerNorm, Linear};
 use crate::nn::positions::{LearnedPositions, TooLong, sinusoidal};
-use crate::{Params, Real, Tape, Var};
+use crate::{Params, Real, Tape, Var, Weights};
 
 /// Where the layer norm goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,13 +54,13 @@ impl EncoderLayer {
     }
 
     /// `x` is (B·S, d); `keep` (B·S, S) says which positions each may see.
-    /// Returns the output and the node of the attention weights.
+    /// Returns the output and the attention weights.
     pub fn forward<'t, T: Real>(
         &self,
         x: Var<'t, T>,
         batch: usize,
         keep: Option<&Mat<T>>,
-    ) -> (Var<'t, T>, usize) {
+    ) -> (Var<'t, T>, Weights) {
         match self.norm {
             Norm::Post => {
                 let a = self.attn.forward(x, x, batch, keep);
@@ -90,11 +90,11 @@ pub struct DecoderLayer {
     pub norm: Norm,
 }
 
-/// The attention weights a decoder layer produced (node ids).
+/// The attention weights a decoder layer produced.
 #[derive(Clone, Copy, Debug)]
 pub struct DecoderWeights {
-    pub self_attn: usize,
-    pub cross_attn: usize,
+    pub self_attn: Weights,
+    pub cross_attn: Weights,
 }
 
 impl DecoderLayer {
@@ -297,9 +297,9 @@ pub struct Seq2Seq {
 pub struct Seq2SeqOut<'t, T: Real> {
     /// (B·S_t, vocab).
     pub logits: Var<'t, T>,
-    /// Node ids of each encoder layer's self-attention weights.
-    pub encoder_weights: Vec<usize>,
-    /// Node ids of each decoder layer's weights.
+    /// Each encoder layer's self-attention weights.
+    pub encoder_weights: Vec<Weights>,
+    /// Each decoder layer's weights.
     pub decoder_weights: Vec<DecoderWeights>,
 }
 
@@ -341,7 +341,7 @@ impl Seq2Seq {
         src: &[usize],
         batch: usize,
         src_keep: Option<&Mat<T>>,
-    ) -> Result<(Var<'t, T>, Vec<usize>), TooLong> {
+    ) -> Result<(Var<'t, T>, Vec<Weights>), TooLong> {
         let mut x = self.src.forward(tape, &self.cfg, src, batch)?;
         let mut weights = Vec::new();
         for layer in &self.encoder {

@@ -1,30 +1,23 @@
-//! Multi-head scaled dot-product attention in one op — the fast path.
+//! Multi-head scaled dot-product attention — Lecture 17 §3 and §5.
 //!
-//! Inputs are (B·S, D) with the `h` heads side by side in the columns. For
-//! each sequence `b` and head `i`:
+//! Inputs are (B·S, D): B sequences of S positions, the `h` heads side by
+//! side in the columns (`d_h = D/h` each). For every sequence `b` and head
+//! `i`, with `s = 1/√d_h` (or 1 with the scale off):
 //!
 //! ```text
-//! S  = Q_bi · K_biᵀ · s          s = 1/√d_h, or 1 with the scale off
-//! P  = softmax_rows(S, keep_b)   saved: it is also what a reader inspects
-//! C  = P · V_bi
+//! scores  = Q_bi · K_biᵀ · s                 (S_q, S_k)
+//! probs   = softmax_rows(scores, keep_b)     (S_q, S_k), 1 = may look
+//! context = probs · V_bi                     (S_q, d_h)
 //! ```
-//! Backward, with `dC` the incoming gradient:
-//! ```text
-//! dP = dC · V_biᵀ      dV_bi += Pᵀ · dC
-//! dS = P ⊙ (dP − rowsum(dP ⊙ P)) · s
-//! dQ_bi += dS · K_bi   dK_bi += dSᵀ · Q_bi
-//! ```
-//! Each (b, i) block is read and written in place, as a view into the
-//! (B·S, D) matrices: rows `b·S ..`, columns `i·d_h ..`. Only P, which the
-//! op owns, is laid out compactly, as (S_q, B·h·S_k).
-//! The slow, composed reference — split heads, batched products, softmax,
-//! combine — is [`attention_reference`]; the tests hold one to the other.
+//! This op is that, written with the generic ops, each of which carries its
+//! own backward: split the heads apart into a stack of (S, d_h) blocks,
+//! a batched product, a scale, a masked softmax, a batched product, and the
+//! heads put side by side again. The fused kernel in `ops/fused/` computes
+//! the same without the copies; the tests hold the two together.
 
-use faer::{Accum, Mat, MatMut, MatRef};
+use faer::Mat;
 
-use super::matmul::{mm, mm_scaled};
-use super::softmax::{softmax_backward, softmax_in_place};
-use crate::{Real, Var};
+use crate::{Real, Tape, Var};
 
 /// How a (B·S, D) value divides into sequences and heads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,101 +28,73 @@ pub struct Heads {
     pub heads: usize,
 }
 
-/// The output of [`attention`]: the context, and the node holding the
-/// weights, shape (S_q, B·h·S_k): sequence `b`, head `i` is the band of
-/// columns `(b·h + i)·S_k .. (b·h + i + 1)·S_k`. See [`head_weights`].
+/// What attention returns: the context (B·S_q, D) and the weights.
 #[derive(Clone, Copy)]
 pub struct Attended<'t, T: Real> {
     pub context: Var<'t, T>,
-    pub weights: usize,
+    pub weights: Weights,
 }
 
-/// The (S_q, S_k) weights of sequence `b`, head `i`, from an [`Attended`]'s
-/// weights node.
-pub fn head_weights<T: Real>(weights: &Mat<T>, shape: Heads, b: usize, i: usize) -> Mat<T> {
-    let sk = weights.ncols() / (shape.batch * shape.heads);
-    let c0 = (b * shape.heads + i) * sk;
-    weights.as_ref().submatrix(0, c0, weights.nrows(), sk).to_owned()
+/// The attention weights of every sequence and head, wherever the op that
+/// made them keeps them: read them with [`Weights::all`] or [`Weights::head`].
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    node: usize,
+    shape: Heads,
+    layout: Layout,
 }
 
-/// Block `(b, i)` of a (B·S, ·) matrix whose heads start at column `c0`:
-/// rows `b·S .. (b+1)·S`, columns `c0 + i·d_h ..`, as a view.
-fn block<T: Real>(
-    m: &Mat<T>,
-    c0: usize,
-    s: usize,
-    dh: usize,
-    (b, i): (usize, usize),
-) -> MatRef<'_, T> {
-    m.as_ref().submatrix(b * s, c0 + i * dh, s, dh)
+/// How a weights node is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// (B·h·S_q, S_k): row block `b·h + i` is sequence `b`, head `i`.
+    Rows,
+    /// (S_q, B·h·S_k): column block `b·h + i` is sequence `b`, head `i`.
+    Bands,
 }
 
-/// The same block, to write.
-fn block_mut<T: Real>(
-    m: &mut Mat<T>,
-    c0: usize,
-    s: usize,
-    dh: usize,
-    (b, i): (usize, usize),
-) -> MatMut<'_, T> {
-    m.as_mut().submatrix_mut(b * s, c0 + i * dh, s, dh)
-}
-
-/// Writing one input's gradient band by band: Q, K and V may be bands of
-/// one node (a fused projection), or one node twice (K = V), so each band
-/// is overwritten the first time the node's gradient is fresh and added to
-/// after that; at the end, a fresh gradient's columns no band covered are
-/// zeroed.
-struct Bands {
-    /// Per node: whether its gradient was fresh, and which columns hold a sum.
-    nodes: Vec<(usize, bool, Vec<bool>)>,
-}
-
-impl Bands {
-    /// The gradient of `id` and how to write its columns `c0 .. c0 + d`.
-    fn slot<'a, T: Real>(
-        &mut self,
-        b: &'a mut crate::Back<'_, T>,
-        id: usize,
-        c0: usize,
-        d: usize,
-    ) -> (&'a mut Mat<T>, Accum) {
-        let (g, how) = b.grad_slot(id);
-        let k = match self.nodes.iter().position(|n| n.0 == id) {
-            Some(k) => k,
-            None => {
-                self.nodes.push((id, how == Accum::Replace, vec![how == Accum::Add; g.ncols()]));
-                self.nodes.len() - 1
-            }
-        };
-        let band = &mut self.nodes[k].2[c0..c0 + d];
-        let how = if band.iter().all(|&w| !w) {
-            Accum::Replace
-        } else {
-            // partly written (bands that overlap): zero the rest, then add
-            for (j, _) in band.iter().enumerate().filter(|(_, w)| !**w) {
-                g.col_as_slice_mut(c0 + j).fill(T::zero());
-            }
-            Accum::Add
-        };
-        band.fill(true);
-        (g, how)
+impl Weights {
+    pub(crate) fn new(node: usize, shape: Heads, layout: Layout) -> Self {
+        Weights { node, shape, layout }
     }
 
-    /// Zero what no band wrote.
-    fn finish<T: Real>(self, b: &mut crate::Back<'_, T>) {
-        for (id, fresh, written) in self.nodes {
-            if fresh {
-                let g = b.grad(id);
-                for (j, _) in written.iter().enumerate().filter(|(_, w)| !**w) {
-                    g.col_as_slice_mut(j).fill(T::zero());
-                }
+    /// The (S_q, S_k) weights of sequence `b`, head `i`: row = query, column = key.
+    #[track_caller]
+    pub fn head<T: Real>(&self, tape: &Tape<T>, b: usize, i: usize) -> Mat<T> {
+        let Heads { batch, heads } = self.shape;
+        assert!(b < batch && i < heads, "weights: no sequence {b}, head {i} in {batch}×{heads}");
+        let w = tape.value(self.node);
+        let n = b * heads + i;
+        match self.layout {
+            Layout::Rows => {
+                let sq = w.nrows() / (batch * heads);
+                w.as_ref().submatrix(n * sq, 0, sq, w.ncols()).to_owned()
+            }
+            Layout::Bands => {
+                let sk = w.ncols() / (batch * heads);
+                w.as_ref().submatrix(0, n * sk, w.nrows(), sk).to_owned()
             }
         }
     }
+
+    /// Every head's weights stacked, (B·h·S_q, S_k), as [`Weights::head`] gives them.
+    pub fn all<T: Real>(&self, tape: &Tape<T>) -> Mat<T> {
+        let Heads { batch, heads } = self.shape;
+        let blocks: Vec<Mat<T>> =
+            (0..batch * heads).map(|n| self.head(tape, n / heads, n % heads)).collect();
+        let (sq, sk) = (blocks[0].nrows(), blocks[0].ncols());
+        Mat::from_fn(batch * heads * sq, sk, |r, c| blocks[r / sq][(r % sq, c)])
+    }
+
+    /// The shape of the matrix the op stored them in (the fused kernel's
+    /// layout differs from [`Weights::all`]'s).
+    pub fn stored_shape<T: Real>(&self, tape: &Tape<T>) -> (usize, usize) {
+        let w = tape.value(self.node);
+        (w.nrows(), w.ncols())
+    }
 }
 
-/// `softmax(Q·Kᵀ·s, keep)·V` for every sequence and head at once.
+/// `softmax(Q·Kᵀ·s, keep)·V` for every sequence and head.
 ///
 /// `q` is (B·S_q, D), `k` and `v` are (B·S_k, D); `keep` (optional) is
 /// (B·S_q, S_k), 1 = may look, shared by all heads of a sequence. A query
@@ -143,150 +108,29 @@ pub fn attention<'t, T: Real>(
     keep: Option<&Mat<T>>,
     scaled: bool,
 ) -> Attended<'t, T> {
-    let d = q.shape().1;
-    attention_bands((q, 0), (k, 0), (v, 0), d, shape, keep, scaled)
-}
-
-/// [`attention`] with Q, K and V read from column bands `c0 .. c0 + d` of
-/// their values: `q = (value, c0)`. A self-attention layer projects Q, K, V
-/// in one product, (B·S, 3D), and passes its three bands; the gradients go
-/// back into the same bands.
-#[track_caller]
-pub fn attention_bands<'t, T: Real>(
-    (q, q0): (Var<'t, T>, usize),
-    (k, k0): (Var<'t, T>, usize),
-    (v, v0): (Var<'t, T>, usize),
-    d: usize,
-    shape: Heads,
-    keep: Option<&Mat<T>>,
-    scaled: bool,
-) -> Attended<'t, T> {
     let Heads { batch, heads } = shape;
-    let ((nq, cq), (nk, ck), (nv, cv)) = (q.shape(), k.shape(), v.shape());
+    let ((nq, d), nk) = (q.shape(), k.shape().0);
     assert!(
-        q0 + d <= cq
-            && k0 + d <= ck
-            && v0 + d <= cv
-            && nk == nv
-            && d.is_multiple_of(heads)
-            && nq.is_multiple_of(batch)
-            && nk.is_multiple_of(batch),
-        "attention: q {nq}×{cq}, k {nk}×{ck}, v {nv}×{cv} (bands at {q0}, {k0}, {v0} of width \
-         {d}) do not fit {batch} sequences of {heads} heads"
+        k.shape().1 == d && v.shape() == k.shape() && d.is_multiple_of(heads),
+        "attention: q {:?}, k {:?}, v {:?} do not fit {heads} heads",
+        q.shape(),
+        k.shape(),
+        v.shape()
     );
-    let (sq, sk, dh) = (nq / batch, nk / batch, d / heads);
-    if let Some(m) = keep {
-        assert!(
-            m.nrows() == nq && m.ncols() == sk,
-            "attention: the keep-mask is {}×{}, expected {nq}×{sk}",
-            m.nrows(),
-            m.ncols()
-        );
-    }
-    let s = if scaled { T::one() / T::of(dh as f64).sqrt() } else { T::one() };
-    let blocks = batch * heads;
-    // block n = b·h + i: sequence b, head i; its columns of P
-    let bi = move |n: usize| (n / heads, n % heads);
-    let p_cols = move |n: usize| n * sk..(n + 1) * sk;
-
-    let mut p = crate::pool::take(sq, blocks * sk); // (S_q, B·h·S_k)
-    let mut context = crate::pool::take(nq, d);
-    {
-        let (qv, kv, vv) = (q.value(), k.value(), v.value());
-        // One kind of product at a time over all blocks: a tiny kernel
-        // called back to back runs faster than the same kernels interleaved.
-        for n in 0..blocks {
-            let dst = p.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
-            let (qb, kb) = (block(&qv, q0, sq, dh, bi(n)), block(&kv, k0, sk, dh, bi(n)));
-            mm_scaled(dst, Accum::Replace, qb, kb.transpose(), s);
-        }
-        for n in 0..blocks {
-            softmax_in_place(&mut p, p_cols(n), keep.map(|m| (m, bi(n).0 * sq)));
-        }
-        for n in 0..blocks {
-            let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
-            let vb = block(&vv, v0, sk, dh, bi(n));
-            mm(block_mut(&mut context, 0, sq, dh, bi(n)), Accum::Replace, pb, vb);
-        }
-    }
-
-    let tape = q.tape();
-    let p_id = tape.input(p).id();
-    let (q_id, k_id, v_id) = (q.id(), k.id(), v.id());
-    let context = tape.push(context, &[q_id, k_id, v_id], move |bk, dout| {
-        let p = bk.value(p_id);
-        let (qv, kv, vv) = (bk.value(q_id), bk.value(k_id), bk.value(v_id));
-        let mut dp = crate::pool::take(sq, blocks * sk); // laid out like P
-        let mut ds = crate::pool::take(sq, blocks * sk);
-        for n in 0..blocks {
-            // dP = dC·Vᵀ
-            let dst = dp.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
-            let (db, vb) = (block(dout, 0, sq, dh, bi(n)), block(vv, v0, sk, dh, bi(n)));
-            mm(dst, Accum::Replace, db, vb.transpose());
-        }
-        for n in 0..blocks {
-            // dS = P ⊙ (dP − rowsum(dP ⊙ P))
-            softmax_backward((&mut ds, Accum::Replace), p, &dp, p_cols(n));
-        }
-        let mut bands = Bands { nodes: Vec::new() };
-        if bk.wants(q_id) {
-            let (g, how) = bands.slot(bk, q_id, q0, d);
-            for n in 0..blocks {
-                // dQ = dS·K·s
-                let dsb = ds.as_ref().submatrix(0, p_cols(n).start, sq, sk);
-                let kb = block(kv, k0, sk, dh, bi(n));
-                mm_scaled(block_mut(g, q0, sq, dh, bi(n)), how, dsb, kb, s);
-            }
-        }
-        if bk.wants(k_id) {
-            let (g, how) = bands.slot(bk, k_id, k0, d);
-            for n in 0..blocks {
-                // dK = dSᵀ·Q·s
-                let dsb = ds.as_ref().submatrix(0, p_cols(n).start, sq, sk);
-                let qb = block(qv, q0, sq, dh, bi(n));
-                mm_scaled(block_mut(g, k0, sk, dh, bi(n)), how, dsb.transpose(), qb, s);
-            }
-        }
-        if bk.wants(v_id) {
-            let (g, how) = bands.slot(bk, v_id, v0, d);
-            for n in 0..blocks {
-                // dV = Pᵀ·dC
-                let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
-                let db = block(dout, 0, sq, dh, bi(n));
-                mm(block_mut(g, v0, sk, dh, bi(n)), how, pb.transpose(), db);
-            }
-        }
-        bands.finish(bk);
-        crate::pool::give(dp);
-        crate::pool::give(ds);
-    });
-    Attended { context, weights: p_id }
-}
-
-/// The same attention composed from the generic ops (split heads, batched
-/// products, a masked softmax, combine heads): slower, and the reference
-/// [`attention`] is tested against.
-pub fn attention_reference<'t, T: Real>(
-    q: Var<'t, T>,
-    k: Var<'t, T>,
-    v: Var<'t, T>,
-    shape: Heads,
-    keep: Option<&Mat<T>>,
-    scaled: bool,
-) -> Var<'t, T> {
-    let Heads { batch, heads } = shape;
-    let (sq, d) = (q.shape().0 / batch, q.shape().1);
-    let sk = k.shape().0 / batch;
-    let dh = d / heads;
-    let (qh, kh, vh) =
-        (q.split_heads(batch, heads), k.split_heads(batch, heads), v.split_heads(batch, heads));
-    let mut scores = qh.bmm(kh, batch * heads, true); // (B·h·S_q, S_k)
+    let (sq, sk, d_h) = (nq / batch, nk / batch, d / heads);
+    let q_h = q.split_heads(batch, heads); // (B·h·S_q, d_h)
+    let k_h = k.split_heads(batch, heads); // (B·h·S_k, d_h)
+    let v_h = v.split_heads(batch, heads); // (B·h·S_k, d_h)
+    let mut scores = q_h.bmm(k_h, batch * heads, true); // (B·h·S_q, S_k)
     if scaled {
-        scores = scores.scale(1.0 / (dh as f64).sqrt());
+        scores = scores.scale(1.0 / (d_h as f64).sqrt());
     }
-    let keep_all = keep.map(|m| {
+    // one mask per sequence, repeated for each of its heads
+    let keep_h = keep.map(|m| {
+        assert_eq!((m.nrows(), m.ncols()), (nq, sk), "attention: keep-mask shape");
         Mat::from_fn(batch * heads * sq, sk, |r, j| m[((r / (heads * sq)) * sq + r % sq, j)])
     });
-    let probs = scores.softmax_rows(keep_all.as_ref());
-    probs.bmm(vh, batch * heads, false).combine_heads(batch, heads)
+    let probs = scores.softmax_rows(keep_h.as_ref()); // (B·h·S_q, S_k)
+    let context = probs.bmm(v_h, batch * heads, false).combine_heads(batch, heads); // (B·S_q, D)
+    Attended { context, weights: Weights::new(probs.id(), shape, Layout::Rows) }
 }

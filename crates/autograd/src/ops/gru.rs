@@ -1,23 +1,18 @@
-//! One GRU step as one op (PyTorch's gate order r, z, n):
+//! One GRU step — Lecture 17 §9's baseline (PyTorch's gate order r, z, n).
 //!
 //! ```text
-//! r  = σ(gi_r + gh_r)            gh = h·W_h + b_h   (B, 3H)
-//! z  = σ(gi_z + gh_z)            gi = x·W_i + b_i   (B, 3H), computed for
-//! n  = tanh(gi_n + r ⊙ gh_n)                         all steps at once
-//! h' = (1 − z) ⊙ n + z ⊙ h
+//! gh     = h·W_h + b_h                       (B, 3H)  the recurrent projection
+//! gi     = x·W_i + b_i                       (B, 3H)  the input projection, computed
+//!                                                     for every step at once
+//! r_gate = σ(gi_r + gh_r)                    reset: how much of gh_n to let in
+//! z_gate = σ(gi_z + gh_z)                    update: how much of h to keep
+//! n_gate = tanh(gi_n + r_gate ⊙ gh_n)        the candidate state
+//! h'     = (1 − z_gate) ⊙ n_gate + z_gate ⊙ h
 //! ```
-//! Saved for backward (as tape nodes): r, z, n and gh (for gh_n). Backward, from dh':
-//! ```text
-//! dn = dh' ⊙ (1 − z)             dz = dh' ⊙ (h − n)       dh = dh' ⊙ z
-//! dâ_n = dn ⊙ (1 − n²)           dâ_z = dz ⊙ z(1 − z)     dâ_r = (dâ_n ⊙ gh_n) ⊙ r(1 − r)
-//! dgi = [dâ_r, dâ_z, dâ_n]       dgh = [dâ_r, dâ_z, dâ_n ⊙ r]
-//! dh += dgh·W_hᵀ                 dW_h += hᵀ·dgh            db_h += Σ_rows dgh
-//! ```
+//! Written with the generic ops, each carrying its own backward, so the
+//! gradient needs no code of its own. The fused kernel in `ops/fused/`
+//! computes the same in one pass; the tests hold the two together.
 
-use faer::Accum;
-
-use super::elementwise::sigmoid;
-use super::matmul::mm;
 use crate::{Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
@@ -26,153 +21,14 @@ impl<'t, T: Real> Var<'t, T> {
     /// `b_h` (1, 3H). Returns the new state (B, H).
     #[track_caller]
     pub fn gru_step(self, gi: Var<'t, T>, w_h: Var<'t, T>, b_h: Var<'t, T>) -> Var<'t, T> {
-        let batch = self.shape().0;
-        assert_eq!(gi.shape().0, batch, "gru_step: h has {batch} rows, gi {:?}", gi.shape());
-        self.gru_step_at(gi, 0, w_h, b_h)
-    }
-
-    /// [`Var::gru_step`] reading this step's input projection from rows
-    /// `row0 .. row0 + B` of `gi_all` (the projections of every step, as
-    /// [`crate::nn::Gru`] computes them in one product) — no slice is copied
-    /// out, and the backward writes straight into that band of its gradient.
-    #[track_caller]
-    pub fn gru_step_at(
-        self,
-        gi_all: Var<'t, T>,
-        row0: usize,
-        w_h: Var<'t, T>,
-        b_h: Var<'t, T>,
-    ) -> Var<'t, T> {
-        let (h_id, gi_id, w_id, b_id) = (self.id, gi_all.id, w_h.id, b_h.id);
         let (batch, hid) = self.shape();
-        let rows = row0..row0 + batch;
-        assert!(
-            gi_all.shape().0 >= rows.end
-                && gi_all.shape().1 == 3 * hid
-                && w_h.shape() == (hid, 3 * hid)
-                && b_h.shape() == (1, 3 * hid),
-            "gru_step: h {batch}×{hid}, gi rows {rows:?} of {:?}, W_h {:?}, b_h {:?}",
-            gi_all.shape(),
-            w_h.shape(),
-            b_h.shape()
-        );
-        // Saved for backward: r, z, n (B, H) each, and gh (B, 3H) for gh_n.
-        let (mut r, mut z, mut n) = (
-            crate::pool::take(batch, hid),
-            crate::pool::take(batch, hid),
-            crate::pool::take(batch, hid),
-        );
-        let mut gh = crate::pool::take(batch, 3 * hid);
-        let out = {
-            let (h, gi, w, b) = (self.value(), gi_all.value(), w_h.value(), b_h.value());
-            mm(gh.as_mut(), Accum::Replace, h.as_ref(), w.as_ref());
-            let mut out = crate::pool::take(batch, hid);
-            let gi_col = |k: usize| &gi.col_as_slice(k)[rows.clone()];
-            for j in 0..hid {
-                // gh = h·W_h + b_h, the bias added to each column just before use
-                for k in [j, hid + j, 2 * hid + j] {
-                    let bk = b[(0, k)];
-                    gh.col_as_slice_mut(k).iter_mut().for_each(|v| *v += bk);
-                }
-                let (gir, giz, gin) = (gi_col(j), gi_col(hid + j), gi_col(2 * hid + j));
-                let (ghr, ghz, ghn) =
-                    (gh.col_as_slice(j), gh.col_as_slice(hid + j), gh.col_as_slice(2 * hid + j));
-                let (rc, zc, nc) =
-                    (r.col_as_slice_mut(j), z.col_as_slice_mut(j), n.col_as_slice_mut(j));
-                let (hc, oc) = (h.col_as_slice(j), out.col_as_slice_mut(j));
-                for i in 0..batch {
-                    rc[i] = sigmoid(gir[i] + ghr[i]);
-                    zc[i] = sigmoid(giz[i] + ghz[i]);
-                    nc[i] = (gin[i] + rc[i] * ghn[i]).tanh();
-                    oc[i] = (T::one() - zc[i]) * nc[i] + zc[i] * hc[i];
-                }
-            }
-            out
-        };
-        let whole = row0 == 0 && gi_all.shape().0 == batch;
-        // r, z, n and gh are kept on the tape as constant nodes, not owned by
-        // the closure: a dropped tape hands its nodes back to the pool, while
-        // a closure's matrices would be freed, and the next step's allocated
-        // and zeroed anew.
-        let [r_id, z_id, n_id, gh_id] = [r, z, n, gh].map(|m| self.tape.input(m).id());
-        self.tape.push(out, &[h_id, gi_id, w_id, b_id], move |b, dout| {
-            let (h, w) = (b.value(h_id), b.value(w_id));
-            let (r, z, n, gh) = (b.value(r_id), b.value(z_id), b.value(n_id), b.value(gh_id));
-            let one = T::one();
-            let mut dgh = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n ⊙ r]
-            let mut da_n = vec![T::zero(); batch];
-            // dgi = [dâ_r, dâ_z, dâ_n] goes straight into this step's rows of
-            // gi's gradient (only `Replace` when gi is this step's alone)
-            let mut dgi = b
-                .wants(gi_id)
-                .then(|| if whole { b.grad_slot(gi_id) } else { (b.grad(gi_id), Accum::Add) });
-            for j in 0..hid {
-                let (rc, zc, nc) = (r.col_as_slice(j), z.col_as_slice(j), n.col_as_slice(j));
-                let (ghn, hc, dc) =
-                    (gh.col_as_slice(2 * hid + j), h.col_as_slice(j), dout.col_as_slice(j));
-                for i in 0..batch {
-                    da_n[i] = dc[i] * (one - zc[i]) * (one - nc[i] * nc[i]);
-                }
-                let da_z = dgh.col_as_slice_mut(hid + j);
-                for i in 0..batch {
-                    da_z[i] = dc[i] * (hc[i] - nc[i]) * zc[i] * (one - zc[i]);
-                }
-                let da_r = dgh.col_as_slice_mut(j);
-                for i in 0..batch {
-                    da_r[i] = da_n[i] * ghn[i] * rc[i] * (one - rc[i]);
-                }
-                let dn = dgh.col_as_slice_mut(2 * hid + j);
-                for i in 0..batch {
-                    dn[i] = da_n[i] * rc[i];
-                }
-                if let Some((g, how)) = dgi.as_mut() {
-                    for (k, src) in [
-                        (j, dgh.col_as_slice(j)),
-                        (hid + j, dgh.col_as_slice(hid + j)),
-                        (2 * hid + j, &da_n[..]),
-                    ] {
-                        let dst = &mut g.col_as_slice_mut(k)[rows.clone()];
-                        match how {
-                            Accum::Replace => dst.copy_from_slice(src),
-                            Accum::Add => dst.iter_mut().zip(src).for_each(|(d, &s)| *d += s),
-                        }
-                    }
-                }
-            }
-            if b.wants(h_id) {
-                // the direct path h' = … + z ⊙ h, then the path through gh
-                super::accumulate(b.grad_slot(h_id), dout, z, |d, zv| d * zv);
-                mm(b.grad(h_id).as_mut(), Accum::Add, dgh.as_ref(), w.transpose());
-            }
-            if b.wants(w_id) {
-                let (g, acc) = b.grad_slot(w_id);
-                mm(g.as_mut(), acc, h.transpose(), dgh.as_ref());
-            }
-            if b.wants(b_id) {
-                let g = b.grad(b_id);
-                for j in 0..3 * hid {
-                    g[(0, j)] += super::sum(dgh.col_as_slice(j));
-                }
-            }
-            crate::pool::give(dgh);
-        })
+        assert_eq!(gi.shape(), (batch, 3 * hid), "gru_step: h {batch}×{hid}, gi {:?}", gi.shape());
+        let gh = self.linear(w_h, b_h); // (B, 3H)
+        let gate = |v: Var<'t, T>, k: usize| v.slice_cols(k * hid, hid); // (B, H)
+        let r_gate = gate(gi, 0).add(gate(gh, 0)).sigmoid();
+        let z_gate = gate(gi, 1).add(gate(gh, 1)).sigmoid();
+        let n_gate = gate(gi, 2).add(r_gate.mul(gate(gh, 2))).tanh();
+        // h' = (1 − z) ⊙ n + z ⊙ h = n + z ⊙ (h − n)
+        n_gate.add(z_gate.mul(self.sub(n_gate)))
     }
-}
-
-/// The same step composed from the generic ops — the reference the fused
-/// [`Var::gru_step`] is tested against.
-pub fn gru_step_reference<'t, T: Real>(
-    h: Var<'t, T>,
-    gi: Var<'t, T>,
-    w_h: Var<'t, T>,
-    b_h: Var<'t, T>,
-) -> Var<'t, T> {
-    let hid = h.shape().1;
-    let gh = h.linear(w_h, b_h);
-    let gate = |v: Var<'t, T>, k: usize| v.slice_cols(k * hid, hid);
-    let r = gate(gi, 0).add(gate(gh, 0)).sigmoid();
-    let z = gate(gi, 1).add(gate(gh, 1)).sigmoid();
-    let n = gate(gi, 2).add(r.mul(gate(gh, 2))).tanh();
-    // h' = (1 − z) ⊙ n + z ⊙ h = n + z ⊙ (h − n)
-    n.add(z.mul(h.sub(n)))
 }

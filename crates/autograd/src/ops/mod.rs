@@ -1,11 +1,13 @@
 //! The ops. Each file holds a few related ops; each op is a method that
 //! computes its forward value and records, right beneath it, the closure
-//! that computes its backward.
+//! that computes its backward. These are the plain ops, the ones to read;
+//! `fused/` holds the kernels that do the work of several of them at once.
 
 pub mod attention;
 pub mod dropout;
 pub mod elementwise;
 pub mod embedding;
+pub mod fused;
 pub mod gru;
 pub mod loss;
 pub mod matmul;
