@@ -1,12 +1,16 @@
 //! Lecture 17 exercise 1 — three words, d_k = 4, computed by hand and here —
-//! and its remark that attention starts out nearly uniform, measured.
+//! and its remark that attention starts out nearly uniform, measured; the
+//! book's exercise 2, the Jane example at two other strengths.
 
 use autograd::nn::init::{normal, uniform};
+use blocks::examples::{MEANINGS, WORDS};
 use blocks::{mat, matmul, scaled_dot_product_attention};
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
+
+use crate::jane::jane_attention;
 
 // ANCHOR: exercise_1
 /// The exercise's three words: the third query is orthogonal to every key.
@@ -17,34 +21,35 @@ pub fn exercise_1(nb: &mut Notebook) {
     let v = mat(&[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); // (3, 2)
     let attn = scaled_dot_product_attention(q.as_ref(), k.as_ref(), v.as_ref(), None);
     let words = ["word 1", "word 2", "word 3"];
-    say!(nb, "(a) scores Q·Kᵀ/√d_k:");
+    say!(nb, "(1) scores Q·Kᵀ/√d_k:");
     for line in show::table(attn.scores.as_ref(), &words, &["key 1", "key 2", "key 3"], 0) {
         say!(nb, "  {line}");
     }
     for i in 0..3 {
         nb.value(&format!("ex1_scores_{}", i + 1), show::row(attn.scores.as_ref(), i, 0));
     }
-    say!(nb, "(b) weights:");
+    say!(nb, "(2) weights:");
     for line in show::table(attn.weights.as_ref(), &words, &["key 1", "key 2", "key 3"], 4) {
         say!(nb, "  {line}");
     }
     for (i, _) in words.iter().enumerate() {
         nb.value(&format!("ex1_weights_{}", i + 1), show::row(attn.weights.as_ref(), i, 4));
     }
-    say!(nb, "(c) outputs:");
+    say!(nb, "(3) outputs:");
     for (i, word) in words.iter().enumerate() {
         let out = nb.value(&format!("ex1_output_{}", i + 1), show::row(attn.output.as_ref(), i, 4));
         say!(nb, "  {word}  {out}");
     }
-    say!(nb, "(d) word 3's query meets no key: its weights are uniform, its output the mean value");
+    say!(nb, "(4) word 3's query meets no key: its weights are uniform, its output the mean value");
 }
 // ANCHOR_END: exercise_1
 
 // ANCHOR: random_init
-/// Exercise 1(d)'s second claim, measured: at random initialisation, how
-/// close to uniform is self-attention? It depends on the scale of W^Q, W^K.
+/// The remark closing the lecture's answer to exercise 1, measured: at
+/// random initialisation, how close to uniform is self-attention? It
+/// depends on the scale of W^Q, W^K.
 pub fn random_init(seed: u64, nb: &mut Notebook) {
-    nb.demo("random_init", "Exercise 1(d) · Self-attention at random initialisation");
+    nb.demo("random_init", "Exercise 1, last step · Self-attention at random initialisation");
     let (n, d) = (64, 64); // 64 words of width d_model = d_k = 64, one head
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let x = normal::<f64>(n, d, 1.0, &mut rng); // (n, d): inputs N(0, 1)
@@ -84,3 +89,35 @@ pub fn random_init(seed: u64, nb: &mut Notebook) {
     }
 }
 // ANCHOR_END: random_init
+
+// ANCHOR: exercise_2
+/// Exercise 2's answer: the Jane example with no question asked (strength
+/// 0) and with every question asked three times as loudly (strength 12).
+pub fn exercise_2(nb: &mut Notebook) {
+    nb.demo("exercise_2", "Exercise 2 · the Jane example at strength 0 and 12");
+    let (jane, visite, afrique) = (0, 1, 2);
+    for strength in [0.0, 12.0] {
+        let (_, attn) = jane_attention(strength);
+        let tag = format!("ex2_s{}", show::short(strength));
+        let all: Vec<f64> =
+            (0..5).flat_map(|i| show::row_values(attn.weights.as_ref(), i)).collect();
+        let lo = all.iter().copied().fold(1.0, f64::min);
+        let hi = all.iter().copied().fold(0.0, f64::max);
+        say!(nb, "strength {}:", show::short(strength));
+        let lo = nb.value(&format!("{tag}_min_weight"), show::num(lo, 3));
+        let hi = nb.value(&format!("{tag}_max_weight"), show::num(hi, 3));
+        say!(nb, "  weights range from {lo} to {hi}");
+        let w = |i: usize, j: usize| show::num(attn.weights[(i, j)], 3);
+        let to_visite = nb.value(&format!("{tag}_afrique_to_visite"), w(afrique, visite));
+        say!(nb, "  l'Afrique's weight on visite: {to_visite}");
+        let on_jane = nb.value(&format!("{tag}_visite_to_jane"), w(visite, jane));
+        let on_afr = nb.value(&format!("{tag}_visite_to_afrique"), w(visite, afrique));
+        say!(nb, "  visite's weights on Jane and l'Afrique: {on_jane}, {on_afr}");
+        nb.value(&format!("{tag}_afrique_output"), show::row(attn.output.as_ref(), afrique, 3));
+        say!(nb, "  every word's output A<t>:");
+        for line in show::table(attn.output.as_ref(), &WORDS, &MEANINGS, 3) {
+            say!(nb, "    {line}");
+        }
+    }
+}
+// ANCHOR_END: exercise_2

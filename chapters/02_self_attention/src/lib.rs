@@ -1,7 +1,8 @@
 //! # Chapter 02 — self-attention: every word asks a question
 //!
 //! Lecture 17 §2 (the Jane example, by hand) and Lecture 6 §2.1 (attention as
-//! a soft lookup). `run` calls the demos in the lectures' order.
+//! a soft lookup), then the exercises. `run` calls the demos in the lectures'
+//! order, the exercises last.
 
 use std::path::PathBuf;
 
@@ -59,4 +60,5 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     soft_lookup::soft_lookup(&opts.sharpen, nb);
     exercise::exercise_1(nb);
     exercise::random_init(opts.seed, nb);
+    exercise::exercise_2(nb);
 }

@@ -45,17 +45,49 @@ fn exercise_1_reproduces_the_lecture_solution() {
 
 #[test]
 fn exercise_2_strength_zero_gives_uniform_weights_and_the_mean() {
-    let v = values(&["--strength", "0"]);
-    assert_eq!(value(&v, "afrique_to_visite"), "0.200");
-    assert_eq!(value(&v, "visite_to_jane"), "0.200");
-    assert_eq!(value(&v, "afrique_output"), "(0.250, 0.250, 0.250, 0.250)");
+    // The exercise's demo and the Jane demo run at --strength 0 must agree.
+    let v = values(&[]);
+    assert_eq!(value(&v, "ex2_s0_min_weight"), "0.200");
+    assert_eq!(value(&v, "ex2_s0_max_weight"), "0.200");
+    assert_eq!(value(&v, "ex2_s0_afrique_output"), "(0.250, 0.250, 0.250, 0.250)");
+    let zero = values(&["--strength", "0"]);
+    assert_eq!(value(&zero, "afrique_to_visite"), value(&v, "ex2_s0_afrique_to_visite"));
+    assert_eq!(value(&zero, "afrique_output"), value(&v, "ex2_s0_afrique_output"));
 }
 
 #[test]
 fn exercise_2_strength_twelve_sharpens() {
-    let sharp: f64 = value(&values(&["--strength", "12"]), "afrique_to_visite").parse().unwrap();
-    let default: f64 = value(&values(&[]), "afrique_to_visite").parse().unwrap();
+    let v = values(&[]);
+    let sharp: f64 = value(&v, "ex2_s12_afrique_to_visite").parse().unwrap();
+    let default: f64 = value(&v, "afrique_to_visite").parse().unwrap();
     assert!(sharp > default && sharp > 0.9, "{sharp} vs {default}");
+    let twelve = values(&["--strength", "12"]);
+    assert_eq!(value(&twelve, "afrique_to_visite"), value(&v, "ex2_s12_afrique_to_visite"));
+    assert_eq!(value(&v, "ex2_s12_visite_to_jane"), value(&v, "ex2_s12_visite_to_afrique"));
+}
+
+fn jane_text(args: &[&str]) -> String {
+    let opts = Options::parse_from(std::iter::once("ch02").chain(args.iter().copied()));
+    let mut nb = Notebook::quiet();
+    run(&opts, &mut nb);
+    nb.demos().iter().find(|d| d.anchor == "jane").unwrap().text.clone()
+}
+
+#[test]
+fn the_jane_notes_follow_the_numbers_at_every_strength() {
+    let line = |text: &str, start: &str| -> String {
+        text.lines().find(|l| l.trim_start().starts_with(start)).unwrap().to_string()
+    };
+    let default = jane_text(&[]);
+    assert!(line(&default, "A<3>").ends_with("(largest: \"action\")"));
+    assert!(line(&default, "LayerNorm").ends_with("(largest: \"place\")"));
+    let zero = jane_text(&["--strength", "0"]);
+    assert!(line(&zero, "A<3>").ends_with("(all four equal)"), "{zero}");
+    // At 40, action and place print alike after the LayerNorm: a tie.
+    let forty = jane_text(&["--strength", "40"]);
+    assert!(line(&forty, "LayerNorm").ends_with("(a tie for largest: \"action\", \"place\")"));
+    let smallest = line(&forty, "the smallest weight");
+    assert!(smallest.contains("e-") && !smallest.contains(" 0.000"), "{smallest}");
 }
 
 fn tuple(shown: &str) -> Vec<f64> {
