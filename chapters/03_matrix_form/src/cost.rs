@@ -14,6 +14,7 @@ pub fn table_1(nb: &mut Notebook) {
         ("layer", "compute per layer", "sequential ops", "max path length"),
         ("self-attention", "O(n²·d)", "O(1)", "O(1)"),
         ("recurrent", "O(n·d²)", "O(n)", "O(n)"),
+        // dilated kernels; contiguous ones need O(n/k) layers to span n
         ("convolutional", "O(k·n·d²)", "O(1)", "O(log_k n)"),
         ("self-attention, window r", "O(r·n·d)", "O(1)", "O(n/r)"),
     ];
@@ -25,7 +26,9 @@ pub fn table_1(nb: &mut Notebook) {
 
 // ANCHOR: multiply_adds
 /// Multiply-adds of one layer for d = 512: attention's two n×n products
-/// (QKᵀ and weights·V) against an RNN's two d×d products per step.
+/// (QKᵀ and weights·V) against an RNN's two d×d products per step. Lecture 17
+/// compares n²d with nd², one d×d product per RNN step: both columns here
+/// are twice its, their ratio n/d the same.
 pub fn multiply_adds(nb: &mut Notebook) {
     nb.demo("multiply_adds", "L17 01.5 · Multiply-adds per layer, d = 512");
     let d: f64 = 512.0;
@@ -48,6 +51,9 @@ pub fn multiply_adds(nb: &mut Notebook) {
             show::short(n / d),
             bytes(n * n * 8.0)
         );
+        if attn == rnn {
+            nb.value("multiply_adds_equal_n", n.to_string()); // 2n²d = 2nd² at n = d
+        }
     }
     let curve =
         |f: &dyn Fn(f64) -> f64| (6..=13).map(|e| (e as f64, f(2f64.powi(e)))).collect::<Vec<_>>();

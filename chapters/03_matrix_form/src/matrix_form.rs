@@ -2,7 +2,7 @@
 //! numbers, from three independent implementations.
 
 use autograd::nn::init::normal;
-use autograd::{Heads, Params, Tape, attention};
+use autograd::{Heads, Params, Tape, fused_attention};
 use blocks::attention::attention_by_loops;
 use blocks::{matmul, max_diff, scaled_dot_product_attention};
 use faer::Mat;
@@ -32,7 +32,8 @@ pub fn loop_vs_matrix(seed: u64, nb: &mut Notebook) {
             [params.add("q", q.clone()), params.add("k", k.clone()), params.add("v", v.clone())];
         let tape = Tape::new(&params);
         let [q, k, v] = ids.map(|p| tape.param(p));
-        attention(q, k, v, Heads { batch: 1, heads: 1 }, None, true).context.value().clone()
+        let scaled = true; // scale the scores by 1/√d_k, as the other two do
+        fused_attention(q, k, v, Heads { batch: 1, heads: 1 }, None, scaled).context.value().clone()
     };
     say!(nb, "{n} words, d_model = d_k = {d}, f64");
     let a = nb.value("loop_vs_matrix", show::sci(max_diff(&by_loops, &by_matrix), 1));

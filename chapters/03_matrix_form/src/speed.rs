@@ -139,8 +139,8 @@ pub fn rnn_vs_attention(nb: &mut Notebook) {
         ("RNN", rnn, fastest_time(nb, || layers.rnn(black_box(&x)))),
         ("attention", attn, fastest_time(nb, || layers.attention(black_box(&x)))),
     ] {
-        let rate = nb.measured(format!("{:.1} GFLOP/s", flop / time.as_secs_f64() * 1e-9));
-        say!(nb, "n = {n}: {name:<9} takes {}, {rate}", nb.timing(time));
+        let rate = nb.measured(format!("{:.1}", flop / time.as_secs_f64() * 1e-9));
+        say!(nb, "n = {n}: {name:<9} takes {}, {rate} GFLOP/s", nb.timing(time));
     }
 }
 // ANCHOR_END: rnn_vs_attention

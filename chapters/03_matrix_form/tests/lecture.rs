@@ -36,7 +36,9 @@ fn three_implementations_agree_and_order_is_invisible_without_positions() {
 #[test]
 fn the_two_counts_disagree_as_the_page_says() {
     let v = values();
-    // the paper's count n²d against nd² is equal at n = d = 64 ...
+    // the paper's count n²d against nd² is equal at n = d: 512 in the multiply-add
+    // table, 64 in the timing table ...
+    assert_eq!(get(&v, "multiply_adds_equal_n"), "512");
     assert_eq!(get(&v, "paper_count_equal_n"), "64");
     // ... while counting every product, attention is 2 + n/d times the RNN, never below 2
     for (n, ratio) in [(16, "2.25"), (64, "3.00"), (2048, "34.00")] {
