@@ -2,8 +2,8 @@
 //! and its remark that attention starts out nearly uniform, measured; the
 //! book's exercise 2, the Jane example at two other strengths.
 
-use autograd::nn::init::{normal, uniform};
 use blocks::examples::{MEANINGS, WORDS};
+use blocks::init::{normal, uniform};
 use blocks::{mat, matmul, scaled_dot_product_attention};
 use faer::Mat;
 use rand::SeedableRng;
@@ -52,14 +52,14 @@ pub fn random_init(seed: u64, nb: &mut Notebook) {
     nb.demo("random_init", "Exercise 1, last step · Self-attention at random initialisation");
     let (n, d) = (64, 64); // 64 words of width d_model = d_k = 64, one head
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let x = normal::<f64>(n, d, 1.0, &mut rng); // (n, d): inputs N(0, 1)
+    let x = normal(n, d, 1.0, &mut rng); // (n, d): inputs N(0, 1)
     // nn.MultiheadAttention's default is Xavier-uniform over its stacked
     // (3d, d) in-projection: bound √(6/4d), Var(w) = 1/(2d). Chapter 4's
     // variance-preserving draw, Var(w) = 1/d, gives q and k unit variance.
     let bound = (1.5 / d as f64).sqrt();
-    let torch = [uniform::<f64>(d, d, bound, &mut rng), uniform(d, d, bound, &mut rng)];
+    let torch = [uniform(d, d, bound, &mut rng), uniform(d, d, bound, &mut rng)];
     let std = (1.0 / d as f64).sqrt();
-    let unit = [normal::<f64>(d, d, std, &mut rng), normal(d, d, std, &mut rng)];
+    let unit = [normal(d, d, std, &mut rng), normal(d, d, std, &mut rng)];
 
     let even = nb.value("random_uniform_weight", show::num(1.0 / n as f64, 3));
     say!(nb, "n = {n} words, d_model = d_k = {d}, inputs N(0, 1), seed {seed}");

@@ -37,4 +37,4 @@ pub use ops::loss::Smoothing;
 pub use ops::shape::{concat_cols, concat_rows};
 pub use params::{Param, ParamId, Params};
 pub use real::Real;
-pub use tape::{Back, Grads, Kernels, Tape, Var};
+pub use tape::{Back, Grads, Kernels, Saved, Tape, Var};

@@ -81,11 +81,54 @@ impl<T: Real> Back<'_, T> {
     }
 }
 
-type Backward<T> = Box<dyn Fn(&mut Back<'_, T>, &Mat<T>)>;
+/// What an op keeps for its backward (beyond its inputs and output, which
+/// the tape holds anyway): a named struct of the op's own, `()` for none,
+/// or matrices. The tape owns it; when the tape is dropped, its matrices go
+/// back to the pool.
+pub trait Saved<T: Real>: 'static {
+    /// Hand every matrix back to the pool.
+    fn give_back(self);
+}
+
+impl<T: Real> Saved<T> for () {
+    fn give_back(self) {}
+}
+
+impl<T: Real> Saved<T> for Mat<T> {
+    fn give_back(self) {
+        crate::pool::give(self);
+    }
+}
+
+impl<T: Real, const N: usize> Saved<T> for [Mat<T>; N] {
+    fn give_back(self) {
+        self.into_iter().for_each(crate::pool::give);
+    }
+}
+
+/// One recorded op: what it saved and how it goes back.
+trait Node<T: Real> {
+    fn backward(&self, b: &mut Back<'_, T>, dout: &Mat<T>);
+    fn give_back(self: Box<Self>);
+}
+
+struct Op<S, F> {
+    saved: S,
+    backward: F,
+}
+
+impl<T: Real, S: Saved<T>, F: Fn(&mut Back<'_, T>, &Mat<T>, &S)> Node<T> for Op<S, F> {
+    fn backward(&self, b: &mut Back<'_, T>, dout: &Mat<T>) {
+        (self.backward)(b, dout, &self.saved)
+    }
+    fn give_back(self: Box<Self>) {
+        self.saved.give_back();
+    }
+}
 
 struct Inner<T: Real> {
     values: Vec<Mat<T>>,
-    backs: Vec<Option<Backward<T>>>,
+    backs: Vec<Option<Box<dyn Node<T>>>>,
     needs: Vec<bool>,
     /// Only while [`crate::flops::counting`]: each node's op, and when the
     /// last node was recorded (an op's forward runs between two records).
@@ -132,8 +175,12 @@ impl<T: Real> Grads<T> {
 
 impl<T: Real> Drop for Tape<T> {
     fn drop(&mut self) {
-        for m in self.inner.get_mut().values.drain(..) {
+        let inner = self.inner.get_mut();
+        for m in inner.values.drain(..) {
             crate::pool::give(m);
+        }
+        for node in inner.backs.drain(..).flatten() {
+            node.give_back();
         }
     }
 }
@@ -211,9 +258,36 @@ impl<T: Real> Tape<T> {
         inputs: &[usize],
         backward: impl Fn(&mut Back<'_, T>, &Mat<T>) + 'static,
     ) -> Var<'_, T> {
+        let name = std::any::type_name_of_val(&backward);
+        self.record(value, inputs, (), move |b, dout, _: &()| backward(b, dout), name)
+    }
+
+    /// [`Tape::push`] for an op that keeps `saved` for its backward, which
+    /// receives it as `backward(back, dout, &saved)`. The tape owns it (and
+    /// gives its matrices back to the pool at once if no backward will run).
+    pub fn push_saving<S: Saved<T>>(
+        &self,
+        value: Mat<T>,
+        inputs: &[usize],
+        saved: S,
+        backward: impl Fn(&mut Back<'_, T>, &Mat<T>, &S) + 'static,
+    ) -> Var<'_, T> {
+        let name = std::any::type_name_of_val(&backward);
+        self.record(value, inputs, saved, backward, name)
+    }
+
+    /// Both pushes; `closure` names the op's backward for the profile.
+    fn record<S: Saved<T>>(
+        &self,
+        value: Mat<T>,
+        inputs: &[usize],
+        saved: S,
+        backward: impl Fn(&mut Back<'_, T>, &Mat<T>, &S) + 'static,
+        closure: &str,
+    ) -> Var<'_, T> {
         let mut inner = self.inner.borrow_mut();
         if crate::flops::on() {
-            let name = crate::flops::op_name(std::any::type_name_of_val(&backward));
+            let name = crate::flops::op_name(closure);
             let now = std::time::Instant::now();
             let forward = inner.last.map_or(0.0, |t| (now - t).as_secs_f64());
             crate::flops::record_op(&name, forward, 0.0);
@@ -224,7 +298,13 @@ impl<T: Real> Tape<T> {
         }
         let needs = inputs.iter().any(|&i| inner.needs[i]);
         inner.values.push(value);
-        inner.backs.push(if needs { Some(Box::new(backward)) } else { None });
+        let node: Option<Box<dyn Node<T>>> = if needs {
+            Some(Box::new(Op { saved, backward }))
+        } else {
+            saved.give_back();
+            None
+        };
+        inner.backs.push(node);
         inner.needs.push(needs);
         Var { tape: self, id: inner.values.len() - 1 }
     }
@@ -261,7 +341,7 @@ impl<T: Real> Tape<T> {
             };
             let mut ctx = Back { current: id, values, grads: &mut grads, needs };
             let start = profiling.then(std::time::Instant::now);
-            back(&mut ctx, &dout);
+            back.backward(&mut ctx, &dout);
             if let (Some(start), Some(name)) = (start, names.get(id)) {
                 crate::flops::record_op(name, 0.0, start.elapsed().as_secs_f64());
             }

@@ -12,6 +12,7 @@
 
 pub mod attention;
 pub mod examples;
+pub mod init;
 pub mod layers;
 pub mod mat;
 pub mod softmax;

@@ -7,13 +7,11 @@ use crate::nn::layers::Embedding;
 use crate::{Params, Real, Tape, Var};
 
 /// `PE(p, 2i) = sin(p / 10000^{2i/d})`, `PE(p, 2i+1) = cos(p / 10000^{2i/d})`,
-/// for positions `0..len`: a (len, d) matrix.
+/// for positions `0..len`: a (len, d) matrix — `blocks`' encoding, rounded
+/// to the tape's number type.
 pub fn sinusoidal<T: Real>(len: usize, d: usize) -> Mat<T> {
-    Mat::from_fn(len, d, |p, j| {
-        let i = (j / 2) as f64;
-        let angle = p as f64 / libm::pow(10_000.0, 2.0 * i / d as f64);
-        T::of(if j % 2 == 0 { libm::sin(angle) } else { libm::cos(angle) })
-    })
+    let pe = blocks::layers::sinusoidal(len, d);
+    Mat::from_fn(len, d, |p, j| T::of(pe[(p, j)]))
 }
 
 /// A learned vector per position, for positions `0..max_len`.

@@ -205,9 +205,11 @@ impl Seq2SeqConfig {
 }
 
 /// A causal keep-mask for `batch` sequences of length `len`: (batch·len, len),
-/// position `i` may see positions `0..=i`.
+/// position `i` may see positions `0..=i` — `blocks`' look-ahead mask, once
+/// per sequence.
 pub fn causal_mask<T: Real>(batch: usize, len: usize) -> Mat<T> {
-    Mat::from_fn(batch * len, len, |r, j| if j <= r % len { T::one() } else { T::zero() })
+    let one = blocks::layers::causal_mask(len);
+    Mat::from_fn(batch * len, len, |r, j| T::of(one[(r % len, j)]))
 }
 
 /// A padding keep-mask: query row `r` of sequence `b` may see key `j` iff

@@ -90,14 +90,11 @@ impl<'t, T: Real> Var<'t, T> {
         }
         drop(x);
         let loss = if n > 0 { total / T::of(n as f64) } else { T::zero() };
-        // p is kept on the tape (a constant node), so that it goes back to the
-        // pool with the tape instead of being freed with the closure
-        let p_id = self.tape.input(p).id();
-        self.tape.push(Mat::from_fn(1, 1, |_, _| loss), &[a_id], move |b, dout| {
+        // saved for backward: p, the softmax of every row
+        self.tape.push_saving(Mat::from_fn(1, 1, |_, _| loss), &[a_id], p, move |b, dout, p| {
             if n == 0 {
                 return;
             }
-            let p = b.value(p_id);
             let scale = dout[(0, 0)] / T::of(n as f64);
             let g = b.grad(a_id);
             for j in 0..v {

@@ -13,13 +13,17 @@
 
 use faer::Mat;
 
-use crate::{Back, Real, Var};
+use crate::{Back, Real, Saved, Var};
 
 /// What layer norm keeps for its backward: each row's mean and `1/σ`
 /// (`x̂` is recomputed from them and the input).
 pub struct LayerNormSaved<T> {
     pub mean: Vec<T>,
     pub rstd: Vec<T>,
+}
+
+impl<T: Real> Saved<T> for LayerNormSaved<T> {
+    fn give_back(self) {} // no matrices: two vectors of N numbers
 }
 
 impl<'t, T: Real> Var<'t, T> {
@@ -32,8 +36,8 @@ impl<'t, T: Real> Var<'t, T> {
         assert_eq!(beta.shape(), (1, d), "layer_norm: beta must be 1×{d}");
         let (out, saved) =
             layer_norm_forward(&self.value(), &gamma.value(), &beta.value(), T::of(eps));
-        self.tape.push(out, &[ids.0, ids.1, ids.2], move |b, dout| {
-            layer_norm_backward(b, dout, ids, &saved)
+        self.tape.push_saving(out, &[ids.0, ids.1, ids.2], saved, move |b, dout, saved| {
+            layer_norm_backward(b, dout, ids, saved)
         })
     }
 }

@@ -12,7 +12,7 @@
 //! n  = tanh(gi_n + r ⊙ gh_n)
 //! h' = (1 − z) ⊙ n + z ⊙ h
 //! ```
-//! Saved for backward (as tape nodes): r, z, n and gh (for gh_n). Backward, from dh':
+//! Saved for backward (owned by the tape): r, z, n and gh (for gh_n). Backward, from dh':
 //! ```text
 //! dn = dh' ⊙ (1 − z)             dz = dh' ⊙ (h − n)       dh = dh' ⊙ z
 //! dâ_n = dn ⊙ (1 − n²)           dâ_z = dz ⊙ z(1 − z)     dâ_r = (dâ_n ⊙ gh_n) ⊙ r(1 − r)
@@ -98,14 +98,10 @@ impl<'t, T: Real> Var<'t, T> {
             out
         };
         let whole = row0 == 0 && gi_all.shape().0 == batch;
-        // r, z, n and gh are kept on the tape as constant nodes, not owned by
-        // the closure: a dropped tape hands its nodes back to the pool, while
-        // a closure's matrices would be freed, and the next step's allocated
-        // and zeroed anew.
-        let [r_id, z_id, n_id, gh_id] = [r, z, n, gh].map(|m| self.tape.input(m).id());
-        self.tape.push(out, &[h_id, gi_id, w_id, b_id], move |b, dout| {
+        let saved = [r, z, n, gh];
+        self.tape.push_saving(out, &[h_id, gi_id, w_id, b_id], saved, move |b, dout, saved| {
             let (h, w) = (b.value(h_id), b.value(w_id));
-            let (r, z, n, gh) = (b.value(r_id), b.value(z_id), b.value(n_id), b.value(gh_id));
+            let [r, z, n, gh] = saved;
             let one = T::one();
             let mut dgh = crate::pool::take(batch, 3 * hid); // [dâ_r, dâ_z, dâ_n ⊙ r]
             let mut da_n = vec![T::zero(); batch];
