@@ -21,9 +21,14 @@ pub fn per_step_between(rnn: &[f64], a: usize, b: usize) -> Option<f64> {
     (b > a && rnn[a] > 0.0).then(|| libm::pow(rnn[b] / rnn[a], 1.0 / (b - a) as f64))
 }
 
-/// The spectral radius ρ(W) = lim ‖W^k‖^{1/k}, estimated from
-/// ‖W^{2k}‖ / ‖W^k‖ with k = 2^9 (W squared repeatedly, rescaled each
-/// time so that nothing overflows; the log of the scale is kept).
+/// How often [`spectral_radius`] squares W: it compares W^{2k} with W^k
+/// for k = 2^(SQUARINGS − 1) = 512.
+pub const SQUARINGS: u32 = 10;
+
+/// The spectral radius ρ(W) = lim ‖W^k‖^{1/k}, estimated as
+/// (‖W^{2k}‖_F / ‖W^k‖_F)^{1/k} with k = 2^(SQUARINGS − 1): the ratio alone
+/// is about ρ^k. W is squared repeatedly and rescaled each time so that
+/// nothing overflows; the log of the scale is kept.
 pub fn spectral_radius(w: &Mat<f64>) -> f64 {
     let norm = frobenius(w);
     if norm == 0.0 {
@@ -32,8 +37,7 @@ pub fn spectral_radius(w: &Mat<f64>) -> f64 {
     let mut m = w * faer::Scale(1.0 / norm);
     let mut log_norm = libm::log(norm); // ln ‖W^k‖, k = 1
     let mut previous = log_norm;
-    let squarings = 10;
-    for _ in 0..squarings {
+    for _ in 0..SQUARINGS {
         m = matmul(m.as_ref(), m.as_ref());
         let s = frobenius(&m);
         if s == 0.0 {
@@ -43,7 +47,7 @@ pub fn spectral_radius(w: &Mat<f64>) -> f64 {
         previous = log_norm;
         log_norm = 2.0 * log_norm + libm::log(s);
     }
-    let k = (1u64 << (squarings - 1)) as f64;
+    let k = (1u64 << (SQUARINGS - 1)) as f64;
     libm::exp((log_norm - previous) / k)
 }
 
@@ -69,6 +73,11 @@ pub fn spectral_norm(w: &Mat<f64>) -> f64 {
 /// beside the spectral radius of W_hh and the mean slope of tanh.
 pub fn rnn_decay(opts: &Options, nb: &mut Notebook) {
     nb.demo("rnn_decay", "L17 01.4 · What sets the RNN's rate of forgetting?");
+    let k = nb.value("rho_k", (1u64 << (SQUARINGS - 1)).to_string());
+    say!(
+        nb,
+        "ρ(W_hh) = (‖W^2k‖_F / ‖W^k‖_F)^(1/k) with k = {k}; mean tanh' over all steps and units"
+    );
     let sqrt3 = 3f64.sqrt(); // uniform(±1/√d) has variance 1/(3d); ×√3 makes it 1/d
     let rows = [
         ("run", "as run above".to_string(), opts.clone()),

@@ -3,7 +3,8 @@
 //! Lecture 17 §1: how strongly the last output of a randomly initialised
 //! RNN and of a randomly initialised self-attention layer depends on each
 //! input, by distance; what sets the RNN's rate of forgetting; and the same
-//! measurement with variance-preserving weights, the lecture-like setting.
+//! measurement with variance-preserving weights, the lecture-like setting;
+//! and two of the chapter's exercises (a larger W_hh, other seeds).
 
 use std::path::PathBuf;
 
@@ -11,6 +12,7 @@ use clap::{Parser, ValueEnum};
 use record::Notebook;
 
 pub mod decay;
+pub mod exercises;
 pub mod models;
 pub mod sensitivity;
 
@@ -70,9 +72,11 @@ impl Default for Options {
     }
 }
 
-/// Every demo of the chapter, in the lecture's order.
+/// Every demo of the chapter, in the lecture's order, then the exercises'.
 pub fn run(opts: &Options, nb: &mut Notebook) {
     sensitivity::path_length(opts, nb);
     decay::rnn_decay(opts, nb);
     sensitivity::normal_init(opts, nb);
+    exercises::larger_recurrent(opts, nb);
+    exercises::other_seeds(opts, nb);
 }

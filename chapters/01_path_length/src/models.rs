@@ -2,11 +2,11 @@
 //! chapter measures — a vanilla RNN and one self-attention layer — and the
 //! exact Jacobian of each one's last output with respect to every input.
 
-use autograd::nn::MultiHeadAttention;
 use autograd::nn::init::{constant, normal, uniform};
+use autograd::nn::{Linear, MultiHeadAttention};
 use autograd::{Params, Tape};
 use blocks::matmul;
-use faer::{Mat, Scale};
+use faer::{Mat, MatRef, Scale};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -171,23 +171,42 @@ pub fn attention_sensitivity(
     let mut params = params.clone();
     let x_id = params.add("x", x.clone()); // the input as a leaf we differentiate by
     let mut squares = vec![0.0; n];
-    let mut last_weights = Vec::new();
     for c in 0..d {
         let tape = Tape::new(&params);
         let x_kv = tape.param(x_id);
         let x_q = if fixed_query { tape.input(x.clone()) } else { x_kv };
         let out = attn.forward(x_q, x_kv, 1, None);
         let y = out.context; // (n, d)
-        if c == 0 {
-            let weights = tape.value(out.weights); // (n, n), one head
-            last_weights = (0..n).map(|j| weights[(n - 1, j)]).collect();
-        }
         let grads = tape.backward(y.slice_rows(n - 1, 1).slice_cols(c, 1).sum());
         let g = grads.get(x_id).expect("the output depends on x"); // ∂y_{n−1}[c]/∂x, (n, d)
         for j in 0..n {
             squares[j] += (0..d).map(|k| g[(j, k)] * g[(j, k)]).sum::<f64>();
         }
     }
-    ((0..n).map(|dist| squares[n - 1 - dist].sqrt()).collect(), last_weights)
+    let by_distance = (0..n).map(|dist| squares[n - 1 - dist].sqrt()).collect();
+    (by_distance, last_query_weights(attn, &params, x))
 }
 // ANCHOR_END: attention_jacobian
+
+/// The last query's weights over all n positions, softmax(q_{n−1}·Kᵀ/√d),
+/// recomputed from the layer's parameters (one head, so d_k = d).
+fn last_query_weights(attn: &MultiHeadAttention, params: &Params<f64>, x: &Mat<f64>) -> Vec<f64> {
+    let (n, d) = (x.nrows(), x.ncols());
+    let project = |lin: &Linear, rows: MatRef<f64>| {
+        let out = matmul(rows, params.get(lin.w).value.as_ref());
+        match lin.b {
+            // the (1, d) bias added to every row
+            Some(b) => {
+                Mat::from_fn(out.nrows(), d, |i, c| out[(i, c)] + params.get(b).value[(0, c)])
+            }
+            None => out,
+        }
+    };
+    let q = project(&attn.w_q, x.as_ref().submatrix(n - 1, 0, 1, d)); // (1, d)
+    let k = project(&attn.w_k, x.as_ref()); // (n, d)
+    let scores = matmul(k.as_ref(), q.transpose()) * Scale(1.0 / (d as f64).sqrt()); // (n, 1)
+    let top = (0..n).map(|j| scores[(j, 0)]).fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = (0..n).map(|j| libm::exp(scores[(j, 0)] - top)).collect();
+    let total: f64 = e.iter().sum();
+    e.iter().map(|v| v / total).collect()
+}

@@ -31,7 +31,7 @@ pub fn path_length(opts: &Options, nb: &mut Notebook) {
     let curve = |v: &[f64]| v.iter().enumerate().map(|(t, &s)| (t as f64, s)).collect::<Vec<_>>();
     let series = [
         Series { label: "RNN", colour: "#d62728", points: curve(&m.rnn) },
-        Series { label: "self-attention", colour: "#1f77b4", points: curve(&m.attn) },
+        Series { label: "attention", colour: "#1f77b4", points: curve(&m.attn) },
     ];
     let plot = LogPlot {
         series: &series,
@@ -41,6 +41,22 @@ pub fn path_length(opts: &Options, nb: &mut Notebook) {
     nb.figure("sensitivity", plot.to_svg());
 }
 // ANCHOR_END: path_length
+
+/// The mean sensitivity near (distances 1–8) and far away (n/2 … n − 1).
+pub fn near_far(v: &[f64]) -> (f64, f64) {
+    let n = v.len();
+    let mean = |r: std::ops::RangeInclusive<usize>| {
+        let r: Vec<usize> = r.filter(|&t| t < n).collect();
+        r.iter().map(|&t| v[t]).sum::<f64>() / r.len().max(1) as f64
+    };
+    (mean(1..=8), mean(n / 2..=n - 1))
+}
+
+/// The smallest and the largest sensitivity over distances 1 … n − 1.
+pub fn min_max(v: &[f64]) -> (f64, f64) {
+    let rest = &v[1.min(v.len())..];
+    (rest.iter().copied().fold(f64::INFINITY, f64::min), rest.iter().copied().fold(0.0, f64::max))
+}
 
 /// Print the table of sensitivities by distance and its summaries,
 /// recording each summary under `prefix` + its name.
@@ -59,17 +75,13 @@ fn report(nb: &mut Notebook, opts: &Options, m: &Measured, prefix: &str) {
         }
         last = dist;
     }
-    let mean = |v: &[f64], r: std::ops::RangeInclusive<usize>| {
-        let r: Vec<usize> = r.filter(|&t| t < n).collect();
-        r.iter().map(|&t| v[t]).sum::<f64>() / r.len().max(1) as f64
-    };
-    let far = n / 2..=n - 1;
-    let rnn_near = value(nb, "rnn_avg_near", show::sci(mean(&m.rnn, 1..=8), 1));
-    let rnn_far = value(nb, "rnn_avg_far", show::sci(mean(&m.rnn, far.clone()), 1));
-    let attn_near = value(nb, "attn_avg_near", show::sci(mean(&m.attn, 1..=8), 1));
-    let attn_far = value(nb, "attn_avg_far", show::sci(mean(&m.attn, far.clone()), 1));
+    let ((rnn_near, rnn_far), (attn_near, attn_far)) = (near_far(&m.rnn), near_far(&m.attn));
+    let rnn_near = value(nb, "rnn_avg_near", show::sci(rnn_near, 1));
+    let rnn_far = value(nb, "rnn_avg_far", show::sci(rnn_far, 1));
+    let attn_near = value(nb, "attn_avg_near", show::sci(attn_near, 1));
+    let attn_far = value(nb, "attn_avg_far", show::sci(attn_far, 1));
     say!(nb, "mean over distances 1–8:   RNN {rnn_near}, self-attention {attn_near}");
-    let (a, b) = (far.start(), far.end());
+    let (a, b) = (n / 2, n - 1);
     say!(nb, "mean over distances {a}–{b}: RNN {rnn_far}, self-attention {attn_far}");
     if let Some(factor) = per_step(&m.rnn) {
         let factor = value(nb, "rnn_per_step", show::num(factor, 2));
@@ -82,10 +94,9 @@ fn report(nb: &mut Notebook, opts: &Options, m: &Measured, prefix: &str) {
     for (name, dist) in [("rnn_d1", 1), ("rnn_dhalf", n / 2), ("rnn_dlast", n - 1)] {
         value(nb, name, show::sci(m.rnn[dist.min(n - 1)], 1));
     }
-    let attn_rest = &m.attn[1..];
-    let lo = attn_rest.iter().copied().fold(f64::INFINITY, f64::min);
+    let (lo, hi) = min_max(&m.attn);
     let lo = value(nb, "attn_min", show::sci(lo, 1));
-    let hi = value(nb, "attn_max", show::sci(attn_rest.iter().copied().fold(0.0, f64::max), 1));
+    let hi = value(nb, "attn_max", show::sci(hi, 1));
     say!(nb, "self-attention, distances 1–{}: between {lo} and {hi}", n - 1);
     value(nb, "attn_d0", show::sci(m.attn[0], 1));
     let path = value(nb, "value_path", show::sci(m.value_path / n as f64, 1));
@@ -113,9 +124,10 @@ pub fn normal_init(opts: &Options, nb: &mut Notebook) {
     let base = measure(&Options { init: Init::Pytorch, ..opts.clone() }, false);
     let curve = |v: &[f64]| v.iter().enumerate().map(|(t, &s)| (t as f64, s)).collect::<Vec<_>>();
     let series = [
-        Series { label: "RNN, --init pytorch", colour: "#d62728", points: curve(&base.rnn) },
-        Series { label: "RNN, --init normal", colour: "#ff7f0e", points: curve(&m.rnn) },
-        Series { label: "attention, --init normal", colour: "#1f77b4", points: curve(&m.attn) },
+        // short labels: the legend box is 150 px wide
+        Series { label: "RNN, pytorch", colour: "#d62728", points: curve(&base.rnn) },
+        Series { label: "RNN, normal", colour: "#ff7f0e", points: curve(&m.rnn) },
+        Series { label: "attention, normal", colour: "#1f77b4", points: curve(&m.attn) },
     ];
     let plot = LogPlot {
         series: &series,
