@@ -19,6 +19,7 @@
 //! differences) and in `f32` (to train). Every printed number is the same on
 //! every build, thread count and x86-64 CPU (see [`real`]).
 
+pub mod back;
 pub mod data;
 pub mod flops;
 pub mod nn;
@@ -30,6 +31,7 @@ pub mod real;
 pub mod tape;
 pub mod train;
 
+pub use back::Back;
 pub use ops::attention::{Attended, Heads, Weights, attention};
 pub use ops::dropout::dropout_mask;
 pub use ops::fused::{attention_bands, fused_attention};
@@ -37,4 +39,4 @@ pub use ops::loss::Smoothing;
 pub use ops::shape::{concat_cols, concat_rows};
 pub use params::{Param, ParamId, Params};
 pub use real::Real;
-pub use tape::{Back, Grads, Kernels, Saved, Tape, Var};
+pub use tape::{Grads, Kernels, Saved, Tape, Var};

@@ -13,73 +13,11 @@
 
 use std::cell::{Ref, RefCell};
 
-use faer::{Accum, Mat};
+use faer::Mat;
 
 use crate::Real;
+use crate::back::Back;
 use crate::params::{ParamId, Params};
-
-/// What an op's backward receives: the values of every node, and mutable
-/// gradients to accumulate into.
-pub struct Back<'a, T: Real> {
-    current: usize,
-    values: &'a [Mat<T>],
-    grads: &'a mut [Option<Mat<T>>],
-    needs: &'a [bool],
-}
-
-impl<'a, T: Real> Back<'a, T> {
-    /// The forward value of node `id` (it outlives the borrow of `self`, so
-    /// it can be read while a gradient is being written).
-    pub fn value(&self, id: usize) -> &'a Mat<T> {
-        &self.values[id]
-    }
-
-    /// The forward value of the op being differentiated (its output).
-    pub fn output(&self) -> &'a Mat<T> {
-        &self.values[self.current]
-    }
-
-    /// Whether node `id` leads back to a parameter (else its gradient is
-    /// never used and need not be computed).
-    pub fn wants(&self, id: usize) -> bool {
-        self.needs[id]
-    }
-
-    /// The gradient of node `id`, zero until something is added to it.
-    pub fn grad(&mut self, id: usize) -> &mut Mat<T> {
-        let (r, c) = (self.values[id].nrows(), self.values[id].ncols());
-        self.grads[id].get_or_insert_with(|| crate::pool::zeros(r, c))
-    }
-
-    /// The gradient of node `id` for an op that writes all of it: `Add` if it
-    /// already holds a sum to add to, `Replace` if nothing was written yet
-    /// (its contents are then stale and must be overwritten, which saves
-    /// zeroing a matrix only to add to it).
-    pub fn grad_slot(&mut self, id: usize) -> (&mut Mat<T>, Accum) {
-        let (r, c) = (self.values[id].nrows(), self.values[id].ncols());
-        let fresh = self.grads[id].is_none();
-        let g = self.grads[id].get_or_insert_with(|| crate::pool::take(r, c));
-        (g, if fresh { Accum::Replace } else { Accum::Add })
-    }
-}
-
-impl<T: Real> Back<'_, T> {
-    /// [`Back::grad_slot`] of two different nodes at once, for an op that
-    /// writes the same gradient to both of its inputs in one pass.
-    pub fn grad_slot_pair(&mut self, a: usize, b: usize) -> [(&mut Mat<T>, Accum); 2] {
-        assert_ne!(a, b, "grad_slot_pair: one node twice");
-        let how = |g: &Option<Mat<T>>| if g.is_none() { Accum::Replace } else { Accum::Add };
-        let (how_a, how_b) = (how(&self.grads[a]), how(&self.grads[b]));
-        for id in [a, b] {
-            let (r, c) = (self.values[id].nrows(), self.values[id].ncols());
-            self.grads[id].get_or_insert_with(|| crate::pool::take(r, c));
-        }
-        let (lo, hi) = (a.min(b), a.max(b));
-        let (left, right) = self.grads.split_at_mut(hi);
-        let (g_lo, g_hi) = (left[lo].as_mut().unwrap(), right[0].as_mut().unwrap());
-        if a < b { [(g_lo, how_a), (g_hi, how_b)] } else { [(g_hi, how_a), (g_lo, how_b)] }
-    }
-}
 
 /// What an op keeps for its backward (beyond its inputs and output, which
 /// the tape holds anyway): a named struct of the op's own, `()` for none,
