@@ -13,7 +13,8 @@ use faer::Mat;
 use crate::nn::attention::MultiHeadAttention;
 use crate::nn::attention::attend;
 use crate::nn::positions::sinusoidal;
-use crate::nn::transformer::{DecoderLayer, Norm, Positions, Seq2Seq};
+use crate::nn::transformer::{Positions, Seq2Seq};
+use crate::nn::transformer_layers::{DecoderLayer, Norm};
 use crate::{Heads, Params, Real, Tape, Var};
 
 /// Keys and values of the positions generated so far, one (B, d) matrix per

@@ -14,13 +14,12 @@ pub mod init;
 pub mod layers;
 pub mod positions;
 pub mod transformer;
+pub mod transformer_layers;
 
 pub use attention::MultiHeadAttention;
 pub use gru::{Gru, GruCell, GruSeq2Seq};
 
 pub use layers::{Dropout, Embedding, FeedForward, LayerNorm, Linear};
 pub use positions::{LearnedPositions, sinusoidal};
-pub use transformer::{
-    DecoderLayer, DecoderOnly, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
-    padding_mask,
-};
+pub use transformer::{DecoderOnly, Positions, Seq2Seq, Seq2SeqConfig, causal_mask, padding_mask};
+pub use transformer_layers::{DecoderLayer, DecoderWeights, EncoderLayer, Norm};
