@@ -9,8 +9,8 @@
 //! read-out of the 16 labels.
 
 use autograd::nn::init::normal;
-use autograd::optim::{Adam, Sgd};
-use autograd::{Grads, ParamId, Params, Smoothing, Tape, Var};
+use autograd::optim::{Adam, Optimizer, Sgd};
+use autograd::{ParamId, Params, Smoothing, Tape, Var, train};
 use faer::Mat;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, SeedableRng};
@@ -98,17 +98,23 @@ impl Task {
     }
 }
 
-/// The model: W^Q, W^K, W^V (d_model, d_k) and a read-out W^O (d_k, 16);
-/// the value width d_v is d_k, as in the paper.
-#[derive(Clone)]
-pub struct Layer {
-    pub params: Params<f32>,
+/// Where the layer's weights sit in its parameters, and how it scores.
+#[derive(Clone, Copy, Debug)]
+pub struct Ids {
     pub w_q: ParamId,
     pub w_k: ParamId,
     pub w_v: ParamId,
     pub w_o: ParamId,
     pub d_k: usize,
     pub scaled: bool,
+}
+
+/// The model: W^Q, W^K, W^V (d_model, d_k) and a read-out W^O (d_k, 16);
+/// the value width d_v is d_k, as in the paper.
+#[derive(Clone)]
+pub struct Layer {
+    pub params: Params<f32>,
+    pub ids: Ids,
 }
 
 impl Layer {
@@ -121,14 +127,14 @@ impl Layer {
         let w_k = params.add("w_k", normal(D_MODEL, d_k, std, rng));
         let w_v = params.add("w_v", normal(D_MODEL, d_k, std, rng));
         let w_o = params.add("w_o", normal(d_k, PAIRS, 1.0 / (d_k as f64).sqrt(), rng));
-        Layer { params, w_q, w_k, w_v, w_o, d_k, scaled }
+        Layer { params, ids: Ids { w_q, w_k, w_v, w_o, d_k, scaled } }
     }
 }
 
 // ANCHOR: layer
 /// Logits over the 16 labels, (n, 16): each query attends over its own
 /// example's 16 pairs and the weighted value is read out by W^O.
-fn logits<'t>(layer: &Layer, tape: &'t Tape<f32>, b: &Batch) -> Var<'t, f32> {
+pub fn logits<'t>(layer: &Ids, tape: &'t Tape<f32>, b: &Batch) -> Var<'t, f32> {
     let n = b.answers.len();
     let q = tape.input(b.queries.clone()).matmul(tape.param(layer.w_q)); // (n, d_k)
     let k = tape.input(b.keys.clone()).matmul(tape.param(layer.w_k)); // (n·16, d_k)
@@ -142,9 +148,9 @@ fn logits<'t>(layer: &Layer, tape: &'t Tape<f32>, b: &Batch) -> Var<'t, f32> {
 /// Share of examples whose largest logit is the right label.
 fn accuracy(layer: &Layer, b: &Batch) -> f64 {
     let tape = Tape::new(&layer.params);
-    let out = logits(layer, &tape, b);
+    let out = logits(&layer.ids, &tape, b);
     let s = out.value();
-    let best = |i: usize| (0..PAIRS).max_by(|&x, &y| s[(i, x)].total_cmp(&s[(i, y)]));
+    let best = |i: usize| blocks::argmax((0..PAIRS).map(|x| f64::from(s[(i, x)])));
     let right = (0..s.nrows()).filter(|&i| best(i) == Some(b.answers[i])).count();
     right as f64 / s.nrows() as f64
 }
@@ -152,20 +158,40 @@ fn accuracy(layer: &Layer, b: &Batch) -> f64 {
 
 /// Plain SGD or Adam (β = 0.9, 0.999, ε = 1e−8) at one learning rate.
 #[derive(Clone, Copy, Debug)]
-pub enum Optimizer {
+pub enum Method {
     Sgd(f64),
     Adam(f64),
 }
 
-/// One optimiser step: parameters updated in place from their gradients.
-type Update = Box<dyn FnMut(&mut Params<f32>, &Grads<f32>)>;
+impl Method {
+    /// The optimizer itself, with fresh state for `params`.
+    pub fn build(self, params: &Params<f32>) -> Box<dyn Optimizer<f32> + Send> {
+        match self {
+            Method::Sgd(lr) => Box::new(Sgd { lr }),
+            Method::Adam(lr) => Box::new(Adam::new(params, lr, 0.9, 0.999, 1e-8)),
+        }
+    }
+}
+
+/// A boxed optimizer, so that [`train::step`] (which takes one concrete
+/// optimizer) can drive whichever [`Method`] built.
+struct Boxed(Box<dyn Optimizer<f32> + Send>);
+
+impl Optimizer<f32> for Boxed {
+    fn step(&mut self, params: &mut Params<f32>, grads: &autograd::Grads<f32>) {
+        self.0.step(params, grads)
+    }
+    fn set_lr(&mut self, lr: f64) {
+        self.0.set_lr(lr)
+    }
+}
 
 // ANCHOR: train
 /// Train one layer for `steps` steps; the first step (a multiple of
 /// [`EVERY`]) at which held-out accuracy reaches 90%, if any.
 pub fn first_step_to_target(
     mut layer: Layer,
-    opt: Optimizer,
+    method: Method,
     steps: u32,
     task: &Task,
     data_seed: u64,
@@ -173,21 +199,12 @@ pub fn first_step_to_target(
     progress: Option<&ProgressBar>,
 ) -> Option<u32> {
     let mut data = Pcg64Mcg::seed_from_u64(data_seed); // every run sees the same batches
-    let mut update: Update = match opt {
-        Optimizer::Sgd(lr) => Box::new(move |p, g| Sgd { lr }.step(p, g)),
-        Optimizer::Adam(lr) => {
-            let mut adam = Adam::new(&layer.params, lr, 0.9, 0.999, 1e-8);
-            Box::new(move |p, g| adam.step(p, g))
-        }
-    };
+    let mut optimizer = Boxed(method.build(&layer.params));
     for step in 1..=steps {
         let b = task.batch(BATCH, &mut data);
-        let grads = {
-            let tape = Tape::new(&layer.params);
-            let loss = logits(&layer, &tape, &b).cross_entropy(&b.answers, None, Smoothing::None);
-            tape.backward(loss)
-        };
-        update(&mut layer.params, &grads);
+        train::step(&mut layer.params, &mut optimizer, |tape| {
+            logits(&layer.ids, tape, &b).cross_entropy(&b.answers, None, Smoothing::None)
+        });
         let reached = step % EVERY == 0 && accuracy(&layer, eval) >= TARGET;
         let done = if reached { steps - step + 1 } else { 1 }; // a finished run skips ahead
         progress.inspect(|p| p.inc(u64::from(done)));
@@ -231,10 +248,10 @@ pub fn sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, tag: &str, nb: &
     let task = Task::new(mixed, &mut Pcg64Mcg::seed_from_u64(label_seed));
     let eval = task.batch(EVAL, &mut Pcg64Mcg::seed_from_u64(eval_seed));
 
-    let optimizers: Vec<Optimizer> = ADAM_LRS
+    let optimizers: Vec<Method> = ADAM_LRS
         .iter()
-        .map(|&lr| Optimizer::Adam(lr))
-        .chain(SGD_LRS.iter().map(|&lr| Optimizer::Sgd(lr)))
+        .map(|&lr| Method::Adam(lr))
+        .chain(SGD_LRS.iter().map(|&lr| Method::Sgd(lr)))
         .collect();
     let mut runs = Vec::new(); // (d_k, scaled, optimizer)
     for &d in dks {

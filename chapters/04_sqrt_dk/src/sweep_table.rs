@@ -3,22 +3,22 @@
 use record::svg::CountGrid;
 use record::{Notebook, say, show};
 
-use crate::lookup::{ADAM_LRS, Optimizer};
+use crate::lookup::{ADAM_LRS, Method};
 
 /// The tables: first step to 90% per cell (each also a value, e.g.
 /// `dk16_raw_sgd_0_03`), then per row the fastest and how many learning
 /// rates got there; and the grid as a figure. `tag` starts every name.
 pub fn report(
     dks: &[usize],
-    optimizers: &[Optimizer],
+    optimizers: &[Method],
     firsts: &[Option<u32>],
     steps: u32,
     tag: &str,
     nb: &mut Notebook,
 ) {
     let cell = |f: Option<u32>| f.map_or("—".to_string(), |s| s.to_string());
-    let lr_label = |o: &Optimizer| match o {
-        Optimizer::Adam(lr) | Optimizer::Sgd(lr) => show::short(*lr),
+    let lr_label = |o: &Method| match o {
+        Method::Adam(lr) | Method::Sgd(lr) => show::short(*lr),
     };
     let (adam, sgd) = optimizers.split_at(ADAM_LRS.len());
     say!(nb, "");
@@ -35,8 +35,8 @@ pub fn report(
         let kind = if scaled { "scaled" } else { "raw" };
         for (o, &f) in optimizers.iter().zip(chunk) {
             let (opt, lr) = match o {
-                Optimizer::Adam(lr) => ("adam", lr),
-                Optimizer::Sgd(lr) => ("sgd", lr),
+                Method::Adam(lr) => ("adam", lr),
+                Method::Sgd(lr) => ("sgd", lr),
             };
             let lr = show::short(*lr).replace('.', "_");
             nb.value(&format!("{tag}dk{d}_{kind}_{opt}_{lr}"), cell(f));
@@ -76,8 +76,8 @@ pub fn report(
     let col_names: Vec<String> = optimizers
         .iter()
         .map(|o| match o {
-            Optimizer::Adam(lr) => format!("A {}", show::short(*lr)),
-            Optimizer::Sgd(lr) => format!("S {}", show::short(*lr)),
+            Method::Adam(lr) => format!("A {}", show::short(*lr)),
+            Method::Sgd(lr) => format!("S {}", show::short(*lr)),
         })
         .collect();
     let cols: Vec<&str> = col_names.iter().map(String::as_str).collect();
