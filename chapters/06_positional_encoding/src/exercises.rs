@@ -1,10 +1,12 @@
-//! Lecture 17 exercise 6, checked by running it.
+//! The chapter's exercises, checked by running them: Lecture 17 exercise 6,
+//! a narrower clock, and the reversal of §6.6 trained for longer.
 
 use blocks::worse;
 use record::{Notebook, say, show};
 
 use crate::previous_token::{N, head};
 use crate::relative::dot;
+use crate::runs::{Kind, table, train};
 use crate::sinusoids::omega;
 
 // ANCHOR: exercise_6
@@ -73,3 +75,14 @@ pub fn narrower(d: usize, nb: &mut Notebook) {
     }
 }
 // ANCHOR_END: narrower
+
+// ANCHOR: reversal_longer
+/// The two rows of the reversal demo that failed, trained for `steps`
+/// (1500 in the lecture's prototype) instead of 400: same seeds, same data.
+pub fn reversal_longer(len: usize, steps: u32, seeds: &[u64], nb: &mut Notebook) {
+    nb.demo("reversal_longer", "Exercise · Reversal without positions and with × √d, longer");
+    say!(nb, "reversal, L = {len}, {steps} steps, seeds {seeds:?}, as in the reversal demo");
+    let runs = train(&[Kind::None, Kind::ScaledEmbeddings], len, steps, seeds);
+    table("long", &runs, seeds, nb);
+}
+// ANCHOR_END: reversal_longer

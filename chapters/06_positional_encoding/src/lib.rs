@@ -1,7 +1,7 @@
 //! # Chapter 06 — positional encoding
 //!
-//! Lecture 17 §6 (demos 03.1–03.5, exercise 6) and Lecture 6 §4 (scripts
-//! 02.1–02.4). `run` calls the demos in the lectures' order.
+//! Lecture 17 §6 (demos 03.1–03.5, exercise 6) and Lecture 6 §4.2–4.4
+//! (scripts 02.1–02.4). `run` calls the demos in the lectures' order.
 
 use std::path::PathBuf;
 
@@ -11,6 +11,7 @@ use record::Notebook;
 pub mod exercises;
 pub mod previous_token;
 pub mod relative;
+pub mod runs;
 pub mod sinusoids;
 pub mod training;
 
@@ -35,6 +36,10 @@ pub struct Options {
     /// Training steps of each reversal run.
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=5_000))]
     pub steps: u32,
+
+    /// Training steps of exercise 4's longer runs (no positions, × √d).
+    #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u32).range(1..=5_000))]
+    pub long_steps: u32,
 
     /// Length of the sequences to reverse (2 to 64).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(2..=64))]
@@ -83,4 +88,5 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     training::scale_of_signals(opts.seed, nb);
     exercises::exercise_6(d, nb);
     exercises::narrower(d, nb);
+    exercises::reversal_longer(opts.len as usize, opts.long_steps, &seeds, nb);
 }

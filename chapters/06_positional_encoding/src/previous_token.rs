@@ -36,7 +36,7 @@ pub fn head(d: usize, beta: f64) -> (Mat<f64>, usize, f64) {
 /// which matches the key PE(i − 1) best.
 pub fn previous_token(d: usize, betas: &[f64], seed: u64, nb: &mut Notebook) {
     nb.demo("previous_token", "L17 03.4 · A previous-token head from W^Q = β·M₋₁");
-    say!(nb, "{N} positions, d_model = {d}, inputs = PE(0..{N}) only, scores ÷ √d");
+    say!(nb, "{N} positions, d_model = {d}, inputs = PE(0..{}) only, scores ÷ √d", N - 1);
     say!(nb, "{:>6} {:>28} {:>26}", "β", "argmax on position i − 1", "mean weight on i − 1");
     let mut last = None;
     for &beta in betas {

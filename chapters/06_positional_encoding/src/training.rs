@@ -4,13 +4,13 @@
 
 use autograd::nn::init::normal;
 use autograd::nn::{DecoderOnly, Norm, Positions, Seq2Seq, Seq2SeqConfig};
-use autograd::train::{Recipe, Trained, reversal_run};
+use autograd::train::Recipe;
 use autograd::{Params, Tape};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
-use rayon::prelude::*;
 use record::{Notebook, say, show};
 
+use crate::runs::{Kind, baselines, table, train};
 use crate::sinusoids::{encoding, norm};
 
 // ANCHOR: learned_limit
@@ -51,85 +51,12 @@ pub fn learned_limit(seed: u64, nb: &mut Notebook) {
 }
 // ANCHOR_END: learned_limit
 
-/// The four ways of giving the model positions that §6.6 compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    None,
-    Sinusoidal,
-    Learned,
-    /// Sinusoids, with the embeddings multiplied by √d_model first.
-    ScaledEmbeddings,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 4] =
-        [Kind::None, Kind::Sinusoidal, Kind::Learned, Kind::ScaledEmbeddings];
-
-    /// Name in recorded values, and label in the table.
-    pub fn tag(self) -> (&'static str, &'static str) {
-        match self {
-            Kind::None => ("none", "no positions"),
-            Kind::Sinusoidal => ("sinusoidal", "sinusoidal"),
-            Kind::Learned => ("learned", "learned table"),
-            Kind::ScaledEmbeddings => ("scaled", "sinusoidal, embeddings × √d"),
-        }
-    }
-
-    /// The §9 Transformer with these positions, for sequences of `len`.
-    pub fn config(self, vocab: usize, len: usize) -> Seq2SeqConfig {
-        let base = Seq2SeqConfig::lecture17(vocab);
-        match self {
-            Kind::None => Seq2SeqConfig { positions: Positions::None, ..base },
-            Kind::Sinusoidal => base,
-            Kind::Learned => Seq2SeqConfig { positions: Positions::Learned(len), ..base },
-            Kind::ScaledEmbeddings => Seq2SeqConfig { scale_embeddings: true, ..base },
-        }
-    }
-}
-
-/// Token accuracy of a model that sees the input only as a bag of symbols
-/// and always answers its most frequent one (ties: the smallest).
-pub fn most_frequent_baseline(len: usize, recipe: &Recipe, seed: u64) -> f64 {
-    let test = autograd::data::reversal(
-        &mut Pcg64Mcg::seed_from_u64(seed),
-        recipe.test,
-        len,
-        recipe.symbols,
-    );
-    let mut right = 0;
-    for (src, tgt) in test.src.chunks(len).zip(test.tgt_out.chunks(len)) {
-        let mut counts = vec![0; recipe.vocab()];
-        src.iter().for_each(|&t| counts[t] += 1);
-        let mode = (0..counts.len()).rev().max_by_key(|&t| counts[t]).unwrap();
-        right += tgt.iter().filter(|&&t| t == mode).count();
-    }
-    right as f64 / test.tgt_out.len() as f64
-}
-
-/// Expected token accuracy of a model that emits the input's own symbols
-/// in an order that ignores positions: Σ_s c_s² / L² per sequence, where
-/// c_s counts symbol s (position t is right with probability c_{target}/L).
-pub fn bag_order_baseline(len: usize, recipe: &Recipe, seed: u64) -> f64 {
-    let test = autograd::data::reversal(
-        &mut Pcg64Mcg::seed_from_u64(seed),
-        recipe.test,
-        len,
-        recipe.symbols,
-    );
-    let mut total = 0.0;
-    for src in test.src.chunks(len) {
-        let mut counts = vec![0usize; recipe.vocab()];
-        src.iter().for_each(|&t| counts[t] += 1);
-        total += counts.iter().map(|&c| (c * c) as f64).sum::<f64>() / (len * len) as f64;
-    }
-    total / recipe.test as f64
-}
-
 // ANCHOR: reversal
-/// The tiny Transformer of §9 (one encoder and one decoder layer, d_model
-/// 64, 4 heads) learning to reverse sequences, with four kinds of positions.
+/// The tiny Transformer of Lecture 17 §9 (one encoder and one decoder
+/// layer, d_model 64, 4 heads) learning to reverse sequences, with four
+/// kinds of positions.
 pub fn reversal(len: usize, steps: u32, seeds: &[u64], nb: &mut Notebook) {
-    nb.demo("reversal", "L17 03.5 · L6 02.4 · Reversal with and without positions");
+    nb.demo("reversal", "L17 03.5 · Reversal with and without positions");
     let recipe = Recipe::reversal(len, steps);
     let (lr, warmup, batch) = (show::short(recipe.lr), recipe.warmup, recipe.batch);
     let chance = nb.value("chance", show::num(1.0 / recipe.symbols as f64, 3));
@@ -142,66 +69,77 @@ pub fn reversal(len: usize, steps: u32, seeds: &[u64], nb: &mut Notebook) {
         nb,
         "Adam {lr} after {warmup} warmup steps, batch {batch}, {steps} steps, seeds {seeds:?}"
     );
-    say!(nb, "then greedy decoding of {} new sequences", recipe.test);
-    let runs: Vec<(Kind, u64)> =
-        Kind::ALL.iter().flat_map(|&k| seeds.iter().map(move |&s| (k, s))).collect();
-    let results: Vec<Trained> = runs
-        .par_iter()
-        .map(|&(kind, s)| reversal_run(kind.config(recipe.vocab(), len), &recipe, s).2)
-        .collect();
+    say!(nb, "then greedy decoding of {} new sequences per seed", recipe.test);
+    let runs = train(&Kind::ALL, len, steps, seeds);
+    table("rev", &runs, seeds, nb);
+    say!(nb, "emits mode: share of the output that is the input's most frequent symbol");
+    say!(nb, "permutes: share of outputs holding exactly the input's symbols, reordered");
+
+    // what the bag of symbols alone allows, on each seed's own test sequences
+    let head =
+        ["a bag of symbols", "seed", "most frequent", "blind order", "loss: bag", "bag left"];
     say!(
         nb,
-        "{:>28} {:>5} {:>11} {:>11} {:>14}",
-        "positions",
-        "seed",
-        "final loss",
-        "token acc.",
-        "sequence acc."
+        "{:>28} {:>4} {:>14} {:>12} {:>10} {:>9}",
+        head[0],
+        head[1],
+        head[2],
+        head[3],
+        head[4],
+        head[5]
     );
-    for kind in Kind::ALL {
-        let (tag, label) = kind.tag();
-        let mut tokens = Vec::new();
-        for (&(_, s), r) in runs.iter().zip(&results).filter(|((k, _), _)| *k == kind) {
-            let i = s - seeds[0];
-            let loss = nb.value(&format!("rev_{tag}_seed{i}_loss"), show::num(r.final_loss(10), 3));
-            let tok =
-                nb.value(&format!("rev_{tag}_seed{i}_tokens"), show::num(r.token_accuracy, 3));
-            let seq = nb
-                .value(&format!("rev_{tag}_seed{i}_sequences"), show::num(r.sequence_accuracy, 3));
-            say!(nb, "{label:>28} {s:>5} {loss:>11} {tok:>11} {seq:>14}");
-            tokens.push(r.token_accuracy);
-        }
-        let mean = tokens.iter().sum::<f64>() / tokens.len() as f64;
-        nb.value(&format!("rev_{tag}_tokens_mean"), show::num(mean, 3));
+    let mut sums = [0.0; 4];
+    for &s in seeds {
+        let b = baselines(len, s);
+        let i = s - seeds[0];
+        let m = nb.value(&format!("most_frequent_seed{i}"), show::num(b.most_frequent, 3));
+        let o = nb.value(&format!("bag_order_seed{i}"), show::num(b.blind_order, 3));
+        let (lb, ll) = (show::num(b.loss_bag, 3), show::num(b.loss_left, 3));
+        say!(nb, "{:>28} {s:>4} {m:>14} {o:>12} {lb:>10} {ll:>9}", "");
+        let all = [b.most_frequent, b.blind_order, b.loss_bag, b.loss_left];
+        sums.iter_mut().zip(all).for_each(|(sum, v)| *sum += v);
     }
-    // what the bag of symbols alone allows, on the first seed's test sequences
-    let bag = most_frequent_baseline(len, &recipe, seeds[0] + 200);
-    let bag = nb.value("most_frequent", show::num(bag, 3));
-    say!(nb, "always answering the input's most frequent symbol: token accuracy {bag}");
-    let order = bag_order_baseline(len, &recipe, seeds[0] + 200);
-    let order = nb.value("bag_order", show::num(order, 3));
-    say!(nb, "emitting the input's symbols in a position-blind order: expected {order}");
+    let mean = sums.map(|v| v / seeds.len() as f64);
+    let m = nb.value("most_frequent", show::num(mean[0], 3));
+    let o = nb.value("bag_order", show::num(mean[1], 3));
+    let lb = nb.value("loss_bag", show::num(mean[2], 3));
+    let ll = nb.value("loss_left", show::num(mean[3], 3));
+    say!(nb, "{:>28} {:>4} {m:>14} {o:>12} {lb:>10} {ll:>9}", "", "mean");
+    say!(nb, "most frequent: always answer the input's most frequent symbol");
+    say!(nb, "blind order: emit the input's symbols in an order blind to position (expected)");
+    say!(nb, "loss: bag: predict each symbol's share of the input at every step");
+    say!(nb, "bag left: predict what the input holds beyond the target so far (the floor)");
 }
 // ANCHOR_END: reversal
 
 // ANCHOR: scale_of_signals
-/// Why "× √d_model" failed above: compare the length of what is added.
+/// Why "× √d_model" failed above: compare the length of what is added,
+/// measured and as expected from the distribution the embeddings come from.
 pub fn scale_of_signals(seed: u64, nb: &mut Notebook) {
-    nb.demo("scale_of_signals", "L17 §6.6 · L6 02.4 · Two signals added: look at their scales");
+    nb.demo("scale_of_signals", "L17 03.5 (last row) · L6 02.4 · Two signals added: their scales");
     // The model above: embeddings drawn N(0, 1), as PyTorch's nn.Embedding.
     let cfg = Seq2SeqConfig::lecture17(Recipe::reversal(16, 1).vocab());
     let d = cfg.d_model;
     let mut params = Params::<f64>::new();
     let _model = Seq2Seq::new(&mut params, cfg, &mut Pcg64Mcg::seed_from_u64(seed));
     let table = &params.get(params.find("src.tokens.table").expect("the source embedding")).value;
-    let mean_norm = (0..table.nrows()).map(|t| norm(table.row(t).iter().copied())).sum::<f64>()
-        / table.nrows() as f64;
+    let tokens = table.nrows();
+    let mean_norm =
+        (0..tokens).map(|t| norm(table.row(t).iter().copied())).sum::<f64>() / tokens as f64;
     let root = (d as f64).sqrt();
     let e = nb.value("emb_norm", show::num(mean_norm, 2));
     let scaled = nb.value("emb_norm_scaled", show::num(mean_norm * root, 1));
     let pe = nb.value("pe_norm", show::num((d as f64 / 2.0).sqrt(), 2));
-    say!(nb, "d_model {d}, embeddings N(0, 1): mean ‖e‖ over the {} tokens = {e}", table.nrows());
+    say!(nb, "d_model {d}, embeddings N(0, 1): mean ‖e‖ over the {tokens} tokens = {e}");
     say!(nb, "  × √{d} = {} → {scaled}, against ‖PE‖ = √(d/2) = {pe}", show::short(root));
+    // ‖e‖ of N(0, 1)^d follows a chi distribution: E‖e‖ = √2·Γ((d+1)/2)/Γ(d/2),
+    // Var‖e‖ = d − (E‖e‖)²; a mean over n tokens spreads by √Var/√n.
+    let half = d as f64 / 2.0;
+    let expected = 2f64.sqrt() * libm::exp(libm::lgamma(half + 0.5) - libm::lgamma(half));
+    let spread = (d as f64 - expected * expected).sqrt() / (tokens as f64).sqrt();
+    let expected = nb.value("emb_norm_expected", show::num(expected, 2));
+    let spread = nb.value("emb_norm_spread", show::num(spread, 2));
+    say!(nb, "  expected: E‖e‖ = {expected}; a mean over {tokens} tokens spreads by ±{spread}");
 
     // Lecture 6's reading, d = 512, embeddings drawn N(0, 1/d): then the
     // encodings drown the words unless the embeddings are multiplied by √d.
@@ -219,9 +157,24 @@ pub fn scale_of_signals(seed: u64, nb: &mut Notebook) {
         }
         total / n as f64
     };
+    let e512 = (0..n).map(|t| norm(emb.row(t).iter().copied())).sum::<f64>() / n as f64;
+    let e512 = nb.value("d512_emb_norm", show::num(e512, 2));
+    let pe512 = nb.value("d512_pe_norm", show::num((d as f64 / 2.0).sqrt(), 1));
+    say!(nb, "d_model {d}, embeddings N(0, 1/d), token t at position t, t < {n}:");
+    say!(nb, "  mean ‖e‖ = {e512}, against ‖PE‖ = √(d/2) = {pe512}");
     let plain = nb.value("cos_plain", show::num(cosine(1.0), 3));
     let times = nb.value("cos_scaled", show::num(cosine((d as f64).sqrt()), 3));
-    say!(nb, "d_model {d}, embeddings N(0, 1/d), token t at position t, t < {n}:");
     say!(nb, "  mean cos(e + PE, e) = {plain}; with √d·e: mean cos(√d·e + PE, √d·e) = {times}");
+    // With ‖e‖² ≈ a and ‖PE‖² = d/2, e·PE ≈ 0: cos ≈ √a / √(a + d/2). The
+    // cross term e·PE has standard deviation ‖PE‖/√d, so one token's cosine
+    // spreads by about that over √(1 + d/2), the mean of n by 1/√n of it.
+    let pe2 = d as f64 / 2.0;
+    let cos_of = |a: f64| a.sqrt() / (a + pe2).sqrt();
+    let plain = nb.value("cos_plain_expected", show::num(cos_of(1.0), 3));
+    let times = nb.value("cos_scaled_expected", show::num(cos_of(d as f64), 3));
+    let spread = (pe2 / d as f64).sqrt() / (1.0 + pe2).sqrt() / (n as f64).sqrt();
+    let spread = nb.value("cos_plain_spread", show::num(spread, 3));
+    say!(nb, "  expected: √1/√(1 + d/2) = {plain} (a mean over {n} spreads by ±{spread});");
+    say!(nb, "            √d/√(d + d/2) = {times}");
 }
 // ANCHOR_END: scale_of_signals

@@ -13,6 +13,7 @@ fn bad_options_are_refused() {
         &["--beta", "1,nan"],
         &["--len", "1"],
         &["--seeds", "0"],
+        &["--long-steps", "0"],
         &["--l6-positions", "1"],
         &["--bogus"],
     ] {
@@ -31,6 +32,8 @@ fn a_small_run_prints_every_demo() {
         "--l6-positions",
         "64",
         "--steps",
+        "2",
+        "--long-steps",
         "2",
         "--seeds",
         "1",
@@ -54,7 +57,8 @@ fn a_small_run_prints_every_demo() {
             "reversal",
             "scale_of_signals",
             "exercise_6",
-            "narrower"
+            "narrower",
+            "reversal_longer"
         ]
     );
     let all: String = nb.demos().iter().map(|d| d.text.as_str()).collect();
