@@ -33,7 +33,7 @@ impl<'t, T: Real> Var<'t, T> {
             zip_map(&x, &mask, |a, m| a * m)
         };
         self.tape.push(out, &[a_id], move |b, dout| {
-            accumulate(b.grad_slot(a_id), dout, &mask, |d, m| d * m);
+            accumulate(b.grad(a_id), dout, &mask, |d, m| d * m);
         })
     }
 }

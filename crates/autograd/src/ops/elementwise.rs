@@ -39,7 +39,7 @@ impl<'t, T: Real> Var<'t, T> {
         };
         self.tape.push(out, &[a_id, b_id], move |b, dout| {
             if b.wants(a_id) {
-                add_into(b.grad_slot(a_id), dout);
+                add_into(b.grad(a_id), dout);
             }
             if b.wants(b_id) {
                 if broadcast {
@@ -49,7 +49,7 @@ impl<'t, T: Real> Var<'t, T> {
                         g[(0, j)] += super::sum(dout.col_as_slice(j));
                     }
                 } else {
-                    add_into(b.grad_slot(b_id), dout);
+                    add_into(b.grad(b_id), dout);
                 }
             }
         })
@@ -66,10 +66,10 @@ impl<'t, T: Real> Var<'t, T> {
         };
         self.tape.push(out, &[a_id, b_id], move |b, dout| {
             if b.wants(a_id) {
-                add_into(b.grad_slot(a_id), dout);
+                add_into(b.grad(a_id), dout);
             }
             if b.wants(b_id) {
-                accumulate(b.grad_slot(b_id), dout, dout, |d, _| -d);
+                accumulate(b.grad(b_id), dout, dout, |d, _| -d);
             }
         })
     }
@@ -86,10 +86,10 @@ impl<'t, T: Real> Var<'t, T> {
         self.tape.push(out, &[a_id, b_id], move |b, dout| {
             let (x, y) = (b.value(a_id), b.value(b_id));
             if b.wants(a_id) {
-                accumulate(b.grad_slot(a_id), dout, y, |d, y| d * y);
+                accumulate(b.grad(a_id), dout, y, |d, y| d * y);
             }
             if b.wants(b_id) {
-                accumulate(b.grad_slot(b_id), dout, x, |d, x| d * x);
+                accumulate(b.grad(b_id), dout, x, |d, x| d * x);
             }
         })
     }
@@ -99,7 +99,7 @@ impl<'t, T: Real> Var<'t, T> {
         let (a_id, s) = (self.id, T::of(s));
         let out = map(&self.value(), |x| x * s);
         self.tape.push(out, &[a_id], move |b, dout| {
-            accumulate(b.grad_slot(a_id), dout, dout, |d, _| d * s);
+            accumulate(b.grad(a_id), dout, dout, |d, _| d * s);
         })
     }
 
@@ -109,12 +109,7 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), |x| if x > T::zero() { x } else { T::zero() });
         self.tape.push(out, &[a_id], move |b, dout| {
             let x = b.value(a_id);
-            accumulate(
-                b.grad_slot(a_id),
-                dout,
-                x,
-                |d, x| if x > T::zero() { d } else { T::zero() },
-            );
+            accumulate(b.grad(a_id), dout, x, |d, x| if x > T::zero() { d } else { T::zero() });
         })
     }
 
@@ -124,7 +119,7 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), gelu);
         self.tape.push(out, &[a_id], move |b, dout| {
             let x = b.value(a_id);
-            accumulate(b.grad_slot(a_id), dout, x, |d, x| d * gelu_grad(x));
+            accumulate(b.grad(a_id), dout, x, |d, x| d * gelu_grad(x));
         })
     }
 
@@ -134,7 +129,7 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), T::tanh);
         self.tape.push(out, &[a_id], move |b, dout| {
             let y = b.output();
-            accumulate(b.grad_slot(a_id), dout, y, |d, y| d * (T::one() - y * y));
+            accumulate(b.grad(a_id), dout, y, |d, y| d * (T::one() - y * y));
         })
     }
 
@@ -144,7 +139,7 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), sigmoid);
         self.tape.push(out, &[a_id], move |b, dout| {
             let y = b.output();
-            accumulate(b.grad_slot(a_id), dout, y, |d, y| d * y * (T::one() - y));
+            accumulate(b.grad(a_id), dout, y, |d, y| d * y * (T::one() - y));
         })
     }
 }

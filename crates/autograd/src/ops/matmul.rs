@@ -28,12 +28,10 @@ pub fn mm_scaled<T: Real>(
 fn matmul_backward<T: Real>(b: &mut crate::Back<'_, T>, dout: &Mat<T>, x_id: usize, w_id: usize) {
     let (x, w) = (b.value(x_id), b.value(w_id));
     if b.wants(x_id) {
-        let (g, acc) = b.grad_slot(x_id);
-        mm(g.as_mut(), acc, dout.as_ref(), w.transpose());
+        mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.transpose());
     }
     if b.wants(w_id) {
-        let (g, acc) = b.grad_slot(w_id);
-        mm(g.as_mut(), acc, x.transpose(), dout.as_ref());
+        mm(b.grad(w_id).as_mut(), Accum::Add, x.transpose(), dout.as_ref());
     }
 }
 
@@ -178,12 +176,10 @@ impl<'t, T: Real> Var<'t, T> {
             // out = x·wᵀ  ⇒  dx += dout·w,  dw += doutᵀ·x
             let (x, w) = (b.value(x_id), b.value(w_id));
             if b.wants(x_id) {
-                let (g, acc) = b.grad_slot(x_id);
-                mm(g.as_mut(), acc, dout.as_ref(), w.as_ref());
+                mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.as_ref());
             }
             if b.wants(w_id) {
-                let (g, acc) = b.grad_slot(w_id);
-                mm(g.as_mut(), acc, dout.transpose(), x.as_ref());
+                mm(b.grad(w_id).as_mut(), Accum::Add, dout.transpose(), x.as_ref());
             }
         })
     }

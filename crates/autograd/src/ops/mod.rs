@@ -16,7 +16,7 @@ pub mod reduce;
 pub mod shape;
 pub mod softmax;
 
-use faer::{Accum, Mat};
+use faer::Mat;
 
 use crate::Real;
 
@@ -44,42 +44,22 @@ pub(crate) fn zip_map<T: Real>(a: &Mat<T>, b: &Mat<T>, f: impl Fn(T, T) -> T) ->
     out
 }
 
-/// `acc (+)= f(a, b)` element by element (`=` when `how` is `Replace`).
-pub(crate) fn accumulate<T: Real>(
-    (acc, how): (&mut Mat<T>, Accum),
-    a: &Mat<T>,
-    b: &Mat<T>,
-    f: impl Fn(T, T) -> T,
-) {
+/// `acc += f(a, b)` element by element.
+pub(crate) fn accumulate<T: Real>(acc: &mut Mat<T>, a: &Mat<T>, b: &Mat<T>, f: impl Fn(T, T) -> T) {
     for j in 0..acc.ncols() {
         let (x, y) = (a.col_as_slice(j), b.col_as_slice(j));
-        let dst = acc.col_as_slice_mut(j);
-        match how {
-            Accum::Add => {
-                for ((d, &s), &t) in dst.iter_mut().zip(x).zip(y) {
-                    *d += f(s, t);
-                }
-            }
-            Accum::Replace => {
-                for ((d, &s), &t) in dst.iter_mut().zip(x).zip(y) {
-                    *d = f(s, t);
-                }
-            }
+        for ((d, &s), &t) in acc.col_as_slice_mut(j).iter_mut().zip(x).zip(y) {
+            *d += f(s, t);
         }
     }
 }
 
-/// `acc (+)= a`.
-pub(crate) fn add_into<T: Real>((acc, how): (&mut Mat<T>, Accum), a: &Mat<T>) {
-    match how {
-        Accum::Replace => acc.copy_from(a),
-        Accum::Add => {
-            for j in 0..acc.ncols() {
-                let src = a.col_as_slice(j);
-                for (d, &s) in acc.col_as_slice_mut(j).iter_mut().zip(src) {
-                    *d += s;
-                }
-            }
+/// `acc += a`.
+pub(crate) fn add_into<T: Real>(acc: &mut Mat<T>, a: &Mat<T>) {
+    for j in 0..acc.ncols() {
+        let src = a.col_as_slice(j);
+        for (d, &s) in acc.col_as_slice_mut(j).iter_mut().zip(src) {
+            *d += s;
         }
     }
 }

@@ -1,8 +1,6 @@
 //! Ops that move numbers without changing them: transpose, split and
 //! combine heads, concatenate, slice. Their backward moves the gradient back.
 
-use faer::Accum;
-
 use crate::{Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
@@ -146,13 +144,10 @@ pub fn concat_rows<'t, T: Real>(parts: &[Var<'t, T>]) -> Var<'t, T> {
         let mut at = 0;
         for (&id, &(r, _)) in ids.iter().zip(&shapes) {
             if b.wants(id) {
-                let (g, how) = b.grad_slot(id);
+                let g = b.grad(id);
                 for j in 0..cols {
                     let (src, dst) = (&dout.col_as_slice(j)[at..at + r], g.col_as_slice_mut(j));
-                    match how {
-                        Accum::Replace => dst.copy_from_slice(src),
-                        Accum::Add => dst.iter_mut().zip(src).for_each(|(d, &s)| *d += s),
-                    }
+                    dst.iter_mut().zip(src).for_each(|(d, &s)| *d += s);
                 }
             }
             at += r;

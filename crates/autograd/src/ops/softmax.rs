@@ -123,7 +123,7 @@ impl<'t, T: Real> Var<'t, T> {
         softmax_in_place(&mut out, cols.clone(), keep.map(|m| (m, 0)));
         self.tape.push(out, &[a_id], move |b, dout| {
             let y = b.output();
-            softmax_backward(b.grad_slot(a_id), y, dout, cols.clone());
+            softmax_backward((b.grad(a_id), Accum::Add), y, dout, cols.clone());
         })
     }
 

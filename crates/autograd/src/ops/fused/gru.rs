@@ -145,7 +145,7 @@ impl<'t, T: Real> Var<'t, T> {
             }
             if b.wants(h_id) {
                 // the direct path h' = … + z ⊙ h, then the path through gh
-                crate::ops::accumulate(b.grad_slot(h_id), dout, z, |d, zv| d * zv);
+                crate::ops::accumulate(b.grad(h_id), dout, z, |d, zv| d * zv);
                 mm(b.grad(h_id).as_mut(), Accum::Add, dgh.as_ref(), w.transpose());
             }
             if b.wants(w_id) {
