@@ -39,4 +39,4 @@ pub use ops::loss::Smoothing;
 pub use ops::shape::{concat_cols, concat_rows};
 pub use params::{Param, ParamId, Params};
 pub use real::Real;
-pub use tape::{Grads, Kernels, Saved, Tape, Var};
+pub use tape::{Grads, Kernels, NodeId, Saved, Tape, Var};

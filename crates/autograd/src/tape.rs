@@ -92,11 +92,16 @@ pub struct Tape<T: Real> {
     kernels: Kernels,
 }
 
+/// Which node of a tape a value is: its position in recording order (the
+/// parameters come first, in the order of [`Params`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub(crate) usize);
+
 /// A value on a tape: a matrix, by id. Cheap to copy.
 #[derive(Clone, Copy)]
 pub struct Var<'t, T: Real> {
     pub(crate) tape: &'t Tape<T>,
-    pub(crate) id: usize,
+    pub(crate) id: NodeId,
 }
 
 /// The gradients of the loss with respect to every parameter.
@@ -175,7 +180,7 @@ impl<T: Real> Tape<T> {
     /// The node of parameter `p`.
     pub fn param(&self, p: ParamId) -> Var<'_, T> {
         assert!(p.0 < self.n_params, "parameter {} is not on this tape", p.0);
-        Var { tape: self, id: p.0 }
+        Var { tape: self, id: NodeId(p.0) }
     }
 
     /// A constant input (no gradient flows into it).
@@ -184,7 +189,7 @@ impl<T: Real> Tape<T> {
         inner.values.push(value);
         inner.backs.push(None);
         inner.needs.push(false);
-        Var { tape: self, id: inner.values.len() - 1 }
+        Var { tape: self, id: NodeId(inner.values.len() - 1) }
     }
 
     /// Record an op's output. `backward(back, dout)` must add the gradient of
@@ -193,7 +198,7 @@ impl<T: Real> Tape<T> {
     pub fn push(
         &self,
         value: Mat<T>,
-        inputs: &[usize],
+        inputs: &[NodeId],
         backward: impl Fn(&mut Back<'_, T>, &Mat<T>) + 'static,
     ) -> Var<'_, T> {
         let name = std::any::type_name_of_val(&backward);
@@ -206,7 +211,7 @@ impl<T: Real> Tape<T> {
     pub fn push_saving<S: Saved<T>>(
         &self,
         value: Mat<T>,
-        inputs: &[usize],
+        inputs: &[NodeId],
         saved: S,
         backward: impl Fn(&mut Back<'_, T>, &Mat<T>, &S) + 'static,
     ) -> Var<'_, T> {
@@ -218,7 +223,7 @@ impl<T: Real> Tape<T> {
     fn record<S: Saved<T>>(
         &self,
         value: Mat<T>,
-        inputs: &[usize],
+        inputs: &[NodeId],
         saved: S,
         backward: impl Fn(&mut Back<'_, T>, &Mat<T>, &S) + 'static,
         closure: &str,
@@ -234,7 +239,7 @@ impl<T: Real> Tape<T> {
             inner.names.push(name);
             inner.last = Some(now);
         }
-        let needs = inputs.iter().any(|&i| inner.needs[i]);
+        let needs = inputs.iter().any(|&i| inner.needs[i.0]);
         inner.values.push(value);
         let node: Option<Box<dyn Node<T>>> = if needs {
             Some(Box::new(Op { saved, backward }))
@@ -244,12 +249,12 @@ impl<T: Real> Tape<T> {
         };
         inner.backs.push(node);
         inner.needs.push(needs);
-        Var { tape: self, id: inner.values.len() - 1 }
+        Var { tape: self, id: NodeId(inner.values.len() - 1) }
     }
 
     /// The value of node `id`.
-    pub fn value(&self, id: usize) -> Ref<'_, Mat<T>> {
-        Ref::map(self.inner.borrow(), |inner| &inner.values[id])
+    pub fn value(&self, id: NodeId) -> Ref<'_, Mat<T>> {
+        Ref::map(self.inner.borrow(), |inner| &inner.values[id.0])
     }
 
     /// How many nodes the tape holds.
@@ -269,11 +274,11 @@ impl<T: Real> Tape<T> {
         let mut inner = self.inner.borrow_mut();
         let Inner { values, backs, needs, names, .. } = &mut *inner;
         let profiling = crate::flops::on();
-        let shape = (values[loss.id].nrows(), values[loss.id].ncols());
+        let shape = (values[loss.id.0].nrows(), values[loss.id.0].ncols());
         assert_eq!(shape, (1, 1), "backward: the loss must be 1×1, not {shape:?}");
         let mut grads: Vec<Option<Mat<T>>> = (0..values.len()).map(|_| None).collect();
-        grads[loss.id] = Some(Mat::from_fn(1, 1, |_, _| T::one()));
-        for id in (self.n_params..=loss.id).rev() {
+        grads[loss.id.0] = Some(Mat::from_fn(1, 1, |_, _| T::one()));
+        for id in (self.n_params..=loss.id.0).rev() {
             let (Some(back), Some(dout)) = (&backs[id], grads[id].take()) else {
                 continue;
             };
@@ -299,7 +304,7 @@ impl<'t, T: Real> Var<'t, T> {
     }
 
     /// Its node id.
-    pub fn id(&self) -> usize {
+    pub fn id(&self) -> NodeId {
         self.id
     }
 

@@ -17,7 +17,7 @@
 
 use faer::Mat;
 
-use crate::{Real, Tape, Var};
+use crate::{NodeId, Real, Tape, Var};
 
 /// How a (B·S, D) value divides into sequences and heads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub struct Attended<'t, T: Real> {
 /// made them keeps them: read them with [`Weights::all`] or [`Weights::head`].
 #[derive(Clone, Copy, Debug)]
 pub struct Weights {
-    node: usize,
+    node: NodeId,
     shape: Heads,
     layout: Layout,
 }
@@ -54,7 +54,7 @@ pub(crate) enum Layout {
 }
 
 impl Weights {
-    pub(crate) fn new(node: usize, shape: Heads, layout: Layout) -> Self {
+    pub(crate) fn new(node: NodeId, shape: Heads, layout: Layout) -> Self {
         Weights { node, shape, layout }
     }
 

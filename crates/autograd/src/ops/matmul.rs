@@ -6,7 +6,7 @@
 use faer::linalg::matmul::matmul as gemm;
 use faer::{Accum, Mat, MatMut, MatRef, Par};
 
-use crate::{Real, Var};
+use crate::{NodeId, Real, Var};
 
 /// `dst (+)= a·b`.
 pub fn mm<T: Real>(dst: MatMut<'_, T>, acc: Accum, a: MatRef<'_, T>, b: MatRef<'_, T>) {
@@ -25,7 +25,7 @@ pub fn mm_scaled<T: Real>(
 }
 
 /// The backward of `out = x·w`: `dx += dout·wᵀ`, `dw += xᵀ·dout`.
-fn matmul_backward<T: Real>(b: &mut crate::Back<'_, T>, dout: &Mat<T>, x_id: usize, w_id: usize) {
+fn matmul_backward<T: Real>(b: &mut crate::Back<'_, T>, dout: &Mat<T>, x_id: NodeId, w_id: NodeId) {
     let (x, w) = (b.value(x_id), b.value(w_id));
     if b.wants(x_id) {
         mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.transpose());
@@ -71,9 +71,9 @@ fn linear_forward<T: Real>(x: &Mat<T>, w: &Mat<T>, bias: &Mat<T>, relu: bool) ->
 fn linear_backward<T: Real>(
     b: &mut crate::Back<'_, T>,
     dout: &Mat<T>,
-    x_id: usize,
-    w_id: usize,
-    b_id: usize,
+    x_id: NodeId,
+    w_id: NodeId,
+    b_id: NodeId,
 ) {
     if b.wants(b_id) {
         let g = b.grad(b_id);

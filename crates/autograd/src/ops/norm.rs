@@ -13,7 +13,7 @@
 
 use faer::Mat;
 
-use crate::{Back, Real, Saved, Var};
+use crate::{Back, NodeId, Real, Saved, Var};
 
 /// What layer norm keeps for its backward: each row's mean and `1/σ`
 /// (`x̂` is recomputed from them and the input).
@@ -82,7 +82,7 @@ pub(crate) fn layer_norm_forward<T: Real>(
 fn layer_norm_backward<T: Real>(
     b: &mut Back<'_, T>,
     dout: &Mat<T>,
-    (x_id, g_id, b_id): (usize, usize, usize),
+    (x_id, g_id, b_id): (NodeId, NodeId, NodeId),
     LayerNormSaved { mean, rstd }: &LayerNormSaved<T>,
 ) {
     let (x, gamma) = (b.value(x_id), b.value(g_id));

@@ -1,7 +1,7 @@
 //! Ops that move numbers without changing them: transpose, split and
 //! combine heads, concatenate, slice. Their backward moves the gradient back.
 
-use crate::{Real, Var};
+use crate::{NodeId, Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
     /// `selfᵀ`.
@@ -138,7 +138,7 @@ pub fn concat_rows<'t, T: Real>(parts: &[Var<'t, T>]) -> Var<'t, T> {
         out.as_mut().submatrix_mut(at, 0, r, cols).copy_from(p.value().as_ref());
         at += r;
     }
-    let ids: Vec<usize> = parts.iter().map(|p| p.id).collect();
+    let ids: Vec<NodeId> = parts.iter().map(|p| p.id).collect();
     let tape = parts[0].tape;
     tape.push(out, &ids.clone(), move |b, dout| {
         let mut at = 0;
@@ -169,7 +169,7 @@ pub fn concat_cols<'t, T: Real>(parts: &[Var<'t, T>]) -> Var<'t, T> {
         out.as_mut().submatrix_mut(0, at, rows, c).copy_from(p.value().as_ref());
         at += c;
     }
-    let ids: Vec<usize> = parts.iter().map(|p| p.id).collect();
+    let ids: Vec<NodeId> = parts.iter().map(|p| p.id).collect();
     let tape = parts[0].tape;
     tape.push(out, &ids.clone(), move |b, dout| {
         let mut at = 0;

@@ -31,7 +31,7 @@ use faer::{Accum, Mat, MatMut, MatRef};
 use crate::ops::attention::{Attended, Heads, Layout, Weights};
 use crate::ops::matmul::{mm, mm_scaled};
 use crate::ops::softmax::{softmax_backward, softmax_in_place};
-use crate::{Real, Var};
+use crate::{NodeId, Real, Var};
 
 /// Block `(b, i)` of a (B·S, ·) matrix whose heads start at column `c0`:
 /// rows `b·S .. (b+1)·S`, columns `c0 + i·d_h ..`, as a view.
@@ -63,7 +63,7 @@ fn block_mut<T: Real>(
 /// zeroed.
 struct Bands {
     /// Per node: whether its gradient was fresh, and which columns hold a sum.
-    nodes: Vec<(usize, bool, Vec<bool>)>,
+    nodes: Vec<(NodeId, bool, Vec<bool>)>,
 }
 
 impl Bands {
@@ -71,7 +71,7 @@ impl Bands {
     fn slot<'a, T: Real>(
         &mut self,
         b: &'a mut crate::Back<'_, T>,
-        id: usize,
+        id: NodeId,
         c0: usize,
         d: usize,
     ) -> (&'a mut Mat<T>, Accum) {

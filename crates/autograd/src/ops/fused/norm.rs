@@ -10,7 +10,7 @@
 
 use faer::{Accum, Mat};
 
-use crate::{Real, Var};
+use crate::{NodeId, Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
     /// `layer_norm(self + other)` in one op; `gamma`, `beta` are (1, D).
@@ -115,7 +115,7 @@ impl<'t, T: Real> Var<'t, T> {
                 }
             } else {
                 // one input wants it (or r is x itself: each use adds it once)
-                let ids: Vec<usize> = [x_id, r_id].into_iter().filter(|&id| b.wants(id)).collect();
+                let ids: Vec<NodeId> = [x_id, r_id].into_iter().filter(|&id| b.wants(id)).collect();
                 for id in ids {
                     let (dx, how) = b.grad_slot(id);
                     for j in 0..d {
