@@ -68,10 +68,9 @@ struct Inner<T: Real> {
     values: Vec<Mat<T>>,
     backs: Vec<Option<Box<dyn Node<T>>>>,
     needs: Vec<bool>,
-    /// Only while [`crate::flops::counting`]: each node's op, and when the
-    /// last node was recorded (an op's forward runs between two records).
+    /// Only while an observer is attached ([`crate::flops::observe`]):
+    /// each node's op name, to report its backward.
     names: Vec<String>,
-    last: Option<std::time::Instant>,
 }
 
 /// Which code the modules run on a tape: the fused kernels (the default,
@@ -160,7 +159,6 @@ impl<T: Real> Tape<T> {
                 backs: (0..n).map(|_| None).collect(),
                 needs: vec![true; n],
                 names: Vec::new(),
-                last: None,
             }),
             n_params: n,
             kernels,
@@ -219,7 +217,7 @@ impl<T: Real> Tape<T> {
         self.record(value, inputs, saved, backward, name)
     }
 
-    /// Both pushes; `closure` names the op's backward for the profile.
+    /// Both pushes; `closure` names the op's backward for an observer.
     fn record<S: Saved<T>>(
         &self,
         value: Mat<T>,
@@ -229,15 +227,10 @@ impl<T: Real> Tape<T> {
         closure: &str,
     ) -> Var<'_, T> {
         let mut inner = self.inner.borrow_mut();
-        if crate::flops::on() {
-            let name = crate::flops::op_name(closure);
-            let now = std::time::Instant::now();
-            let forward = inner.last.map_or(0.0, |t| (now - t).as_secs_f64());
-            crate::flops::record_op(&name, forward, 0.0);
+        if let Some(name) = crate::flops::recorded(closure) {
             let len = inner.values.len();
             inner.names.resize(len, String::new());
             inner.names.push(name);
-            inner.last = Some(now);
         }
         let needs = inputs.iter().any(|&i| inner.needs[i.0]);
         inner.values.push(value);
@@ -273,7 +266,6 @@ impl<T: Real> Tape<T> {
     pub fn backward(&self, loss: Var<'_, T>) -> Grads<T> {
         let mut inner = self.inner.borrow_mut();
         let Inner { values, backs, needs, names, .. } = &mut *inner;
-        let profiling = crate::flops::on();
         let shape = (values[loss.id.0].nrows(), values[loss.id.0].ncols());
         assert_eq!(shape, (1, 1), "backward: the loss must be 1×1, not {shape:?}");
         let mut grads: Vec<Option<Mat<T>>> = (0..values.len()).map(|_| None).collect();
@@ -283,11 +275,9 @@ impl<T: Real> Tape<T> {
                 continue;
             };
             let mut ctx = Back { current: id, values, grads: &mut grads, needs };
-            let start = profiling.then(std::time::Instant::now);
-            back.backward(&mut ctx, &dout);
-            if let (Some(start), Some(name)) = (start, names.get(id)) {
-                crate::flops::record_op(name, 0.0, start.elapsed().as_secs_f64());
-            }
+            crate::flops::backward(names.get(id).map(String::as_str), || {
+                back.backward(&mut ctx, &dout)
+            });
             crate::pool::give(dout);
         }
         for g in grads.drain(self.n_params..).flatten() {
