@@ -1,5 +1,10 @@
 //! Dropout with an explicit mask, so that a run can be reproduced exactly
 //! and the same mask shown on the page.
+//!
+//! ```text
+//! m_ij = 0 with probability p, else 1/(1 − p)
+//! y = x ⊙ m              dx += dy ⊙ m
+//! ```
 
 use faer::Mat;
 use rand::RngExt;

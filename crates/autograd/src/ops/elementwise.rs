@@ -1,5 +1,16 @@
 //! Element-by-element ops: add (with a row broadcast), sub, mul, scale, and
 //! the activations ReLU, GELU (tanh form), tanh and sigmoid.
+//!
+//! ```text
+//! y = a + b          da += dy            db += dy   (a (1, n) row b: db += Σ_rows dy)
+//! y = a − b          da += dy            db −= dy
+//! y = a ⊙ b          da += dy ⊙ b        db += dy ⊙ a
+//! y = s·a            da += s·dy
+//! y = max(a, 0)      da += dy ⊙ [a > 0]
+//! y = tanh(a)        da += dy ⊙ (1 − y²)
+//! y = σ(a)           da += dy ⊙ y(1 − y)
+//! y = gelu(a)        da += dy ⊙ gelu'(a)
+//! ```
 
 use super::{accumulate, add_into, map, same_shape, zip_map};
 use crate::{Real, Var};

@@ -1,5 +1,9 @@
 //! Embedding lookup: gather rows of a table; backward scatters the
 //! gradient rows back, adding where an id repeats.
+//!
+//! ```text
+//! y_r = E[id_r]          dE[id_r] += dy_r   (for every row r)
+//! ```
 
 use crate::{Real, Var};
 

@@ -1,5 +1,11 @@
 //! Matrix products: `x·W`, `x·Wᵀ`, and the same over a stack of blocks.
 //!
+//! ```text
+//! y = x·W            dx += dy·Wᵀ          dW += xᵀ·dy
+//! y = x·W + 1·b      the same, and        db += Σ_rows dy
+//! y = x·Wᵀ           dx += dy·W           dW += dyᵀ·x
+//! ```
+//!
 //! All run faer's kernel with `Par::Seq`: fastest at the book's sizes, and
 //! the same bits as any parallel split.
 

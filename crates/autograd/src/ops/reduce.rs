@@ -1,5 +1,10 @@
 //! Reductions to a single number: sum and mean.
 //!
+//! ```text
+//! y = Σ_ij x_ij          dx_ij += dy
+//! y = Σ_ij x_ij / (n·m)  dx_ij += dy / (n·m)
+//! ```
+//!
 //! Each column is summed with [`super::sum`] (a fixed, vectorisable order),
 //! then the column sums left to right.
 

@@ -1,5 +1,7 @@
 //! Ops that move numbers without changing them: transpose, split and
-//! combine heads, concatenate, slice. Their backward moves the gradient back.
+//! combine heads, concatenate, slice. Their backward moves the gradient back:
+//! `y = P(x)` for a fixed rearrangement `P`, so `dx += Pᵀ(dy)` — each
+//! gradient entry goes back to where its value came from.
 
 use crate::{NodeId, Real, Var};
 

@@ -1,5 +1,10 @@
 //! Softmax and log-softmax over each row, with an optional keep-mask.
 //!
+//! ```text
+//! y_j = e^{x_j − max} / Σ_k e^{x_k − max}      dx += y ⊙ (dy − Σ_j dy_j y_j)
+//! y = x − ln Σ_k e^{x_k}  (log-softmax)        dx += dy − softmax(x) · Σ_j dy_j
+//! ```
+//!
 //! Masks use the lectures' convention: **1 = keep**, 0 = drop. A dropped
 //! position gets probability exactly 0. A row whose every position is
 //! dropped gets **all zeros** (never NaN, never a uniform row), so whatever
