@@ -1,15 +1,17 @@
 //! `layer_norm(x + y)` as one op — the Post-LN residual connection
 //! `LayerNorm(x + Sublayer(x))` that every Post-LN layer runs twice.
 //!
-//! Fused because the sum `x + y` is never stored: it is written straight
-//! into the output and normalised there in place, and the backward adds the
-//! two inputs again column by column instead of reading a saved sum; the
-//! one gradient is written to both inputs in the same pass (overwriting a
-//! fresh gradient instead of zeroing it first). The formulas are layer
+//! Fused because the sum `x + y` is not kept: the forward normalises it and
+//! hands its buffer back at once, and the backward adds the two inputs
+//! again column by column instead of reading a saved sum (one node and one
+//! matrix less per residual); the one gradient is written to both inputs
+//! in the same pass (overwriting a fresh gradient instead of zeroing it
+//! first). The formulas are layer
 //! norm's (`ops/norm.rs`); the tests hold this op to `x.add(y).layer_norm()`.
 
 use faer::{Accum, Mat};
 
+use crate::ops::norm::{LayerNormSaved, layer_norm_forward};
 use crate::{NodeId, Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
@@ -27,46 +29,21 @@ impl<'t, T: Real> Var<'t, T> {
         assert_eq!(gamma.shape(), (1, d), "add_layer_norm: gamma must be 1×{d}");
         assert_eq!(beta.shape(), (1, d), "add_layer_norm: beta must be 1×{d}");
         assert_eq!(other.shape(), (n, d), "add_layer_norm: {n}×{d} + {:?}", other.shape());
-        let eps = T::of(eps);
         let inv_d = T::one() / T::of(d as f64);
-        // the sum goes into `out`, and is normalised there in place
-        let mut out = crate::pool::take(n, d);
+        // the sum, normalised as the plain op would; only μ and 1/σ are kept
+        let mut sum = crate::pool::take(n, d);
         {
             let (x, r) = (self.value(), other.value());
             for j in 0..d {
-                let (a, b, s) = (x.col_as_slice(j), r.col_as_slice(j), out.col_as_slice_mut(j));
+                let (a, b, s) = (x.col_as_slice(j), r.col_as_slice(j), sum.col_as_slice_mut(j));
                 for i in 0..n {
                     s[i] = a[i] + b[i];
                 }
             }
         }
-        // What backward needs: each row's mean and 1/σ.
-        let (mean, rstd) = {
-            let mut mean = vec![T::zero(); n];
-            for j in 0..d {
-                for (m, &v) in mean.iter_mut().zip(out.col_as_slice(j)) {
-                    *m += v;
-                }
-            }
-            mean.iter_mut().for_each(|m| *m *= inv_d);
-            let mut var = vec![T::zero(); n];
-            for j in 0..d {
-                for ((s, &v), &m) in var.iter_mut().zip(out.col_as_slice(j)).zip(&mean) {
-                    *s += (v - m) * (v - m);
-                }
-            }
-            let rstd: Vec<T> = var.iter().map(|&s| T::one() / (s * inv_d + eps).sqrt()).collect();
-            (mean, rstd)
-        };
-        {
-            let (g, b) = (gamma.value(), beta.value());
-            for j in 0..d {
-                let (gj, bj) = (g[(0, j)], b[(0, j)]);
-                for (i, v) in out.col_as_slice_mut(j).iter_mut().enumerate() {
-                    *v = (*v - mean[i]) * rstd[i] * gj + bj;
-                }
-            }
-        }
+        let (out, saved) = layer_norm_forward(&sum, &gamma.value(), &beta.value(), T::of(eps));
+        crate::pool::give(sum);
+        let LayerNormSaved { mean, rstd } = saved;
         self.tape.push(out, &[x_id, g_id, b_id, r_id], move |b, dout| {
             let (x, r, g) = (b.value(x_id), b.value(r_id), b.value(g_id));
             let mut buf = vec![T::zero(); n];
