@@ -8,6 +8,7 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use record::{Notebook, say, show};
 
+use crate::readings::Verdicts;
 use crate::variance::{dot, gaussian, mean_var};
 
 /// `n` independent numbers with mean 0 and variance 1 from one of three
@@ -152,14 +153,28 @@ pub fn exercise_9(ex: &Ex9, seed: u64, nb: &mut Notebook) {
         let kind = if scaled { "÷√d_k" } else { "no scale" };
         say!(nb, "{kind:>10} {s:>5} {at:>13} {loss:>11} {tokens:>11} {seqs:>14}");
     }
+    let lowest = results.iter().flat_map(|r| [r.token_accuracy, r.sequence_accuracy]);
+    let lowest = nb.value("ex9_lowest_accuracy", show::num(lowest.fold(1.0, f64::min), 3));
+    say!(nb, "lowest token or sequence accuracy of the {} runs: {lowest}", runs.len());
 }
 // ANCHOR_END: exercise_9
 
 // ANCHOR: exercise_seed
 /// Exercise 4: the whole lookup sweep again with the next seed, so new
 /// weights, batches, held-out set and label embeddings.
-pub fn exercise_seed(dks: &[usize], steps: u32, mixed: bool, seed: u64, nb: &mut Notebook) {
+pub fn exercise_seed(
+    dks: &[usize],
+    steps: u32,
+    mixed: bool,
+    seed: u64,
+    first: &Verdicts,
+    nb: &mut Notebook,
+) -> Verdicts {
     nb.demo("exercise_seed", "Exercise 4 · The lookup sweep again, with the next seed");
-    crate::lookup::sweep(dks, steps, mixed, seed + 1, "next_", nb);
+    let next = crate::lookup::sweep(dks, steps, mixed, seed + 1, "next_", nb);
+    let surviving = (0..4).filter(|&n| first[n] && next[n]).count();
+    let surviving = nb.value("readings_surviving", surviving.to_string());
+    say!(nb, "readings that hold under both seeds: {surviving} of 4");
+    next
 }
 // ANCHOR_END: exercise_seed

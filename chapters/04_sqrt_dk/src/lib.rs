@@ -1,8 +1,9 @@
 //! # Chapter 04 — why attention divides by √d_k
 //!
 //! Lecture 17 §4 (demos 02.1–02.3, exercises 2 and 9) and Lecture 6 §2.2
-//! (the 32-key version of the saturation measurement, exercise 1). `run` calls the
-//! demos in the lectures' order.
+//! (the 32-key version of the saturation measurement, exercise 1), with the
+//! gradient at step 0 of the sweep and the sweep's readings judged over more
+//! seeds. `run` calls the demos in the lectures' order.
 
 use std::path::PathBuf;
 
@@ -10,8 +11,11 @@ use clap::Parser;
 use record::Notebook;
 
 pub mod exercises;
+pub mod gradient;
 pub mod lookup;
+pub mod readings;
 pub mod saturation;
+pub mod seeds;
 pub mod sweep_table;
 pub mod variance;
 
@@ -57,6 +61,10 @@ pub struct Options {
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=5_000))]
     pub ex9_steps: u32,
 
+    /// Exercise 4: how many seeds (from --seed on) the table of verdicts covers.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..=20))]
+    pub seeds: u16,
+
     /// Seed of every random draw in the chapter (each demo derives its own from it).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -78,7 +86,8 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     variance::variance(&DIMS, opts.pairs as usize, opts.seed, nb);
     saturation::saturation(&DIMS, opts.draws as usize, opts.seed, nb);
     let dks: Vec<usize> = opts.dk.iter().map(|&d| d as usize).collect();
-    lookup::lookup_sweep(&dks, opts.steps, opts.mixed, opts.seed, nb);
+    let first = lookup::lookup_sweep(&dks, opts.steps, opts.mixed, opts.seed, nb);
+    gradient::gradient_at_start(&dks, opts.seed, nb);
     exercises::l6_exercise_1(opts.pairs as usize, opts.seed, nb);
     exercises::exercise_2(opts.pairs as usize, opts.seed, nb);
     let ex9 = exercises::Ex9 {
@@ -87,5 +96,7 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
         steps: opts.ex9_steps,
     };
     exercises::exercise_9(&ex9, opts.seed, nb);
-    exercises::exercise_seed(&dks, opts.steps, opts.mixed, opts.seed, nb);
+    let next = exercises::exercise_seed(&dks, opts.steps, opts.mixed, opts.seed, &first, nb);
+    let seeds = (opts.seed, u64::from(opts.seeds));
+    seeds::exercise_seeds(&dks, opts.steps, opts.mixed, seeds, &[first, next], nb);
 }

@@ -18,6 +18,8 @@ use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use record::{Notebook, say};
 
+use crate::readings::Verdicts;
+
 /// Width of the keys, value embeddings and queries before projection.
 pub const D_MODEL: usize = 64;
 /// (key, value) pairs per example, and labels a value can take.
@@ -218,15 +220,27 @@ pub fn first_step_to_target(
 
 // ANCHOR: sweep
 /// Every d_k × {scaled, unscaled} × every learning rate of both optimizers.
-pub fn lookup_sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, nb: &mut Notebook) {
+pub fn lookup_sweep(
+    dks: &[usize],
+    steps: u32,
+    mixed: bool,
+    seed: u64,
+    nb: &mut Notebook,
+) -> Verdicts {
     nb.demo("lookup_sweep", "L17 02.3 · The key–value lookup, with and without ÷√d_k");
-    sweep(dks, steps, mixed, seed, "", nb);
+    sweep(dks, steps, mixed, seed, "", nb)
 }
 
-/// The sweep itself; `tag` starts the names of its values and figure. Runs
-/// with the same d_k start from the same weights and see the same batches;
-/// the runs are independent, so they may run in parallel.
-pub fn sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, tag: &str, nb: &mut Notebook) {
+/// The sweep with its tables and verdicts; `tag` starts the names of its
+/// values and figure.
+pub fn sweep(
+    dks: &[usize],
+    steps: u32,
+    mixed: bool,
+    seed: u64,
+    tag: &str,
+    nb: &mut Notebook,
+) -> Verdicts {
     let (init_seed, data_seed, eval_seed, label_seed) = (seed, seed + 1, seed + 2, seed + 3);
     say!(
         nb,
@@ -245,21 +259,34 @@ pub fn sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, tag: &str, nb: &
         nb,
         "seeds: weights {init_seed}, batches {data_seed}, held-out set {eval_seed}, label embeddings {label_seed}"
     );
+    let firsts = train_all(dks, steps, mixed, seed, nb.is_printing());
+    crate::sweep_table::report(dks, &methods(), &firsts, steps, tag, nb);
+    let verdicts = crate::readings::verdicts(dks, &firsts);
+    crate::readings::record(&verdicts, tag, nb);
+    verdicts
+}
+
+/// Adam's rates, then SGD's: the columns of every row.
+pub fn methods() -> Vec<Method> {
+    let adam = ADAM_LRS.iter().map(|&lr| Method::Adam(lr));
+    adam.chain(SGD_LRS.iter().map(|&lr| Method::Sgd(lr))).collect()
+}
+
+/// Every run of one sweep: its first step to 90% per cell, rows as the
+/// table prints them. Runs with the same d_k start from the same weights
+/// and see the same batches; the runs are independent, so they may run in
+/// parallel.
+pub fn train_all(dks: &[usize], steps: u32, mixed: bool, seed: u64, bar: bool) -> Vec<Option<u32>> {
+    let (init_seed, data_seed, eval_seed, label_seed) = (seed, seed + 1, seed + 2, seed + 3);
     let task = Task::new(mixed, &mut Pcg64Mcg::seed_from_u64(label_seed));
     let eval = task.batch(EVAL, &mut Pcg64Mcg::seed_from_u64(eval_seed));
-
-    let optimizers: Vec<Method> = ADAM_LRS
-        .iter()
-        .map(|&lr| Method::Adam(lr))
-        .chain(SGD_LRS.iter().map(|&lr| Method::Sgd(lr)))
-        .collect();
     let mut runs = Vec::new(); // (d_k, scaled, optimizer)
     for &d in dks {
         for scaled in [true, false] {
-            runs.extend(optimizers.iter().map(|&o| (d, scaled, o)));
+            runs.extend(methods().into_iter().map(|o| (d, scaled, o)));
         }
     }
-    let bar = nb.is_printing().then(|| {
+    let bar = bar.then(|| {
         let bar = ProgressBar::new(runs.len() as u64 * u64::from(steps));
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {percent:>3}% of the sweep, {eta} left")
@@ -267,7 +294,7 @@ pub fn sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, tag: &str, nb: &
         );
         bar
     });
-    let firsts: Vec<Option<u32>> = runs
+    let firsts = runs
         .par_iter()
         .map(|&(d, scaled, opt)| {
             let layer = Layer::new(d, scaled, &mut Pcg64Mcg::seed_from_u64(init_seed));
@@ -277,6 +304,6 @@ pub fn sweep(dks: &[usize], steps: u32, mixed: bool, seed: u64, tag: &str, nb: &
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    crate::sweep_table::report(dks, &optimizers, &firsts, steps, tag, nb);
+    firsts
 }
 // ANCHOR_END: sweep

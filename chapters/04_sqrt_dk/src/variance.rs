@@ -41,6 +41,7 @@ pub fn variance(dims: &[usize], pairs: usize, seed: u64, nb: &mut Notebook) {
         "√d_k",
         "std(q·k/√d_k)"
     );
+    let mut widest = (0, 0.0); // (d_k, std) of the last row
     for &d in dims {
         let dots: Vec<f64> = (0..pairs)
             .map(|_| {
@@ -51,6 +52,7 @@ pub fn variance(dims: &[usize], pairs: usize, seed: u64, nb: &mut Notebook) {
             .collect();
         let (mean, var) = mean_var(&dots);
         let root = (d as f64).sqrt();
+        widest = (d, var.sqrt());
         let std = nb.value(&format!("std_dk{d}"), show::num(var.sqrt(), 2));
         let scaled = nb.value(&format!("scaled_std_dk{d}"), show::num(var.sqrt() / root, 3));
         say!(
@@ -62,5 +64,13 @@ pub fn variance(dims: &[usize], pairs: usize, seed: u64, nb: &mut Notebook) {
         );
     }
     say!(nb, "Var(q·k) ≈ d_k, so std ≈ √d_k; divided by √d_k the spread is ≈ 1 for every d_k");
+    // the softmax turns a gap g between two scores into a weight ratio e^g
+    let (d, std) = widest;
+    let ratio = nb.value(&format!("gap_ratio_dk{d}"), show::sci(libm::exp(std), 1));
+    say!(
+        nb,
+        "d_k {d}: a gap of one std, {}, makes one weight e^gap = {ratio} times the other",
+        show::num(std, 2)
+    );
 }
 // ANCHOR_END: variance

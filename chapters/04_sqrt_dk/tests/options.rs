@@ -14,6 +14,7 @@ fn bad_options_are_refused() {
         &["--pairs", "-5"],
         &["--draws", "nan"],
         &["--ex9-heads", "0"],
+        &["--seeds", "1"],
         &["--bogus"],
     ] {
         let err = Options::try_parse_from(std::iter::once("ch04").chain(args.iter().copied()))
@@ -40,6 +41,8 @@ fn a_small_run_prints_every_demo() {
         "4",
         "--ex9-heads",
         "2",
+        "--seeds",
+        "3",
     ]);
     let mut nb = Notebook::quiet();
     run(&opts, &mut nb);
@@ -50,10 +53,12 @@ fn a_small_run_prints_every_demo() {
             "variance",
             "saturation",
             "lookup_sweep",
+            "gradient_at_start",
             "l6_exercise_1",
             "exercise_2",
             "exercise_9",
-            "exercise_seed"
+            "exercise_seed",
+            "exercise_seeds"
         ]
     );
     let all: String = nb.demos().iter().map(|d| d.text.as_str()).collect();
