@@ -24,7 +24,7 @@ pub fn head(d: usize, beta: f64) -> (Mat<f64>, usize, f64) {
     let w_q = Mat::from_fn(d, d, |r, c| beta * back[(r, c)]);
     let q = matmul(x.as_ref(), w_q.as_ref()); // (20, d): row i = β·PE(i − 1)
     let w = scaled_dot_product_attention(q.as_ref(), x.as_ref(), x.as_ref(), None).weights;
-    let best = |i: usize| (0..N).max_by(|&a, &b| w[(i, a)].total_cmp(&w[(i, b)])).unwrap();
+    let best = |i: usize| blocks::argmax((0..N).map(|a| w[(i, a)])).unwrap();
     let hits = (1..N).filter(|&i| best(i) == i - 1).count();
     let mean = (1..N).map(|i| w[(i, i - 1)]).sum::<f64>() / (N - 1) as f64;
     (w, hits, mean)

@@ -70,7 +70,7 @@ fn counts(seq: &[usize], vocab: usize) -> Vec<usize> {
 /// The most frequent symbol of one sequence (ties: the smallest).
 fn mode(src: &[usize], vocab: usize) -> usize {
     let c = counts(src, vocab);
-    (0..vocab).rev().max_by_key(|&t| c[t]).unwrap()
+    blocks::argmax(c.iter().map(|&n| n as f64)).expect("a vocabulary of at least one symbol")
 }
 
 /// Train every kind with every seed (in parallel, each run sequential
