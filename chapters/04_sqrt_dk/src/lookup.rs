@@ -175,19 +175,6 @@ impl Method {
     }
 }
 
-/// A boxed optimizer, so that [`train::step`] (which takes one concrete
-/// optimizer) can drive whichever [`Method`] built.
-struct Boxed(Box<dyn Optimizer<f32> + Send>);
-
-impl Optimizer<f32> for Boxed {
-    fn step(&mut self, params: &mut Params<f32>, grads: &autograd::Grads<f32>) {
-        self.0.step(params, grads)
-    }
-    fn set_lr(&mut self, lr: f64) {
-        self.0.set_lr(lr)
-    }
-}
-
 // ANCHOR: train
 /// Train one layer for `steps` steps; the first step (a multiple of
 /// [`EVERY`]) at which held-out accuracy reaches 90%, if any.
@@ -201,7 +188,7 @@ pub fn first_step_to_target(
     progress: Option<&ProgressBar>,
 ) -> Option<u32> {
     let mut data = Pcg64Mcg::seed_from_u64(data_seed); // every run sees the same batches
-    let mut optimizer = Boxed(method.build(&layer.params));
+    let mut optimizer = method.build(&layer.params);
     for step in 1..=steps {
         let b = task.batch(BATCH, &mut data);
         train::step(&mut layer.params, &mut optimizer, |tape| {

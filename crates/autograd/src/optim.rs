@@ -27,23 +27,6 @@ pub struct Sgd {
     pub lr: f64,
 }
 
-impl Sgd {
-    pub fn step<T: Real>(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
-        let lr = T::of(self.lr);
-        let ids: Vec<_> = params.iter().map(|(id, _)| id).collect();
-        for id in ids {
-            if let Some(g) = grads.get(id) {
-                let p = &mut params.get_mut(id).value;
-                for j in 0..p.ncols() {
-                    for (w, &d) in p.col_as_slice_mut(j).iter_mut().zip(g.col_as_slice(j)) {
-                        *w -= lr * d;
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// Adam, with bias correction; `lr` may be changed between steps.
 #[derive(Clone, Debug)]
 pub struct Adam<T: Real> {
@@ -65,8 +48,30 @@ impl<T: Real> Adam<T> {
             || params.iter().map(|(_, p)| Mat::zeros(p.value.nrows(), p.value.ncols())).collect();
         Adam { lr, beta1, beta2, eps, t: 0, m: zeros(), v: zeros() }
     }
+}
 
-    pub fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
+impl<T: Real> Optimizer<T> for Sgd {
+    fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
+        let lr = T::of(self.lr);
+        let ids: Vec<_> = params.iter().map(|(id, _)| id).collect();
+        for id in ids {
+            if let Some(g) = grads.get(id) {
+                let p = &mut params.get_mut(id).value;
+                for j in 0..p.ncols() {
+                    for (w, &d) in p.col_as_slice_mut(j).iter_mut().zip(g.col_as_slice(j)) {
+                        *w -= lr * d;
+                    }
+                }
+            }
+        }
+    }
+    fn set_lr(&mut self, lr: f64) {
+        self.lr = lr;
+    }
+}
+
+impl<T: Real> Optimizer<T> for Adam<T> {
+    fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
         self.t += 1;
         let (b1, b2) = (T::of(self.beta1), T::of(self.beta2));
         let c1 = T::of(1.0 - libm::pow(self.beta1, self.t as f64));
@@ -89,23 +94,18 @@ impl<T: Real> Adam<T> {
             }
         }
     }
-}
-
-impl<T: Real> Optimizer<T> for Sgd {
-    fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
-        Sgd::step(self, params, grads)
-    }
     fn set_lr(&mut self, lr: f64) {
         self.lr = lr;
     }
 }
 
-impl<T: Real> Optimizer<T> for Adam<T> {
+/// A boxed optimizer (chosen at run time) is an optimizer too.
+impl<T: Real, O: Optimizer<T> + ?Sized> Optimizer<T> for Box<O> {
     fn step(&mut self, params: &mut Params<T>, grads: &Grads<T>) {
-        Adam::step(self, params, grads)
+        (**self).step(params, grads)
     }
     fn set_lr(&mut self, lr: f64) {
-        self.lr = lr;
+        (**self).set_lr(lr)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Optimizers, schedules, losses: numbers worked out by hand.
 
-use autograd::optim::{Adam, Sgd, average, linear_warmup, noam};
+use autograd::optim::{Adam, Optimizer, Sgd, average, linear_warmup, noam};
 use autograd::{Params, Smoothing, Tape};
 use faer::Mat;
 
