@@ -1,0 +1,211 @@
+//! Lecture 6 scripts 04.1 and 04.3 — what depth does to a stack: the
+//! gradient from output back to input without residuals, with residuals,
+//! with residuals and LayerNorm; and each layer's gradient at
+//! initialisation in Post-LN and Pre-LN encoders of growing depth.
+
+use autograd::nn::{LayerNorm, Linear, Norm};
+use autograd::{Params, Tape};
+use faer::Mat;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use record::svg::{LogPlot, Series};
+use record::{Notebook, say, show};
+
+use crate::model::{self, Encoder};
+
+/// Width of the Linear + ReLU stack, and rows pushed through it.
+pub const WIDTH: usize = 256;
+pub const ROWS: usize = 32;
+
+/// 1, 2, 4, … up to `max` (rounded down to a power of 2).
+pub fn depths(max: usize) -> Vec<usize> {
+    (0..).map(|k| 1usize << k).take_while(|&l| l <= max).collect()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stack {
+    Plain,
+    Residual,
+    ResidualLn,
+}
+
+pub const STACKS: [Stack; 3] = [Stack::Plain, Stack::Residual, Stack::ResidualLn];
+
+impl Stack {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stack::Plain => "plain",
+            Stack::Residual => "residual",
+            Stack::ResidualLn => "residual_ln",
+        }
+    }
+}
+
+/// What one stack did: ‖∂(g·out)/∂x‖ / ‖g‖ for a random g, and std(out).
+#[derive(Clone, Copy, Debug)]
+pub struct Measured {
+    pub grad: f64,
+    pub out_std: f64,
+}
+
+fn frobenius(m: &Mat<f64>) -> f64 {
+    let mut s = 0.0;
+    for j in 0..m.ncols() {
+        for i in 0..m.nrows() {
+            s += m[(i, j)] * m[(i, j)];
+        }
+    }
+    s.sqrt()
+}
+
+/// Σ x² of a gradient, in f64, column by column.
+fn squares(m: &Mat<f32>) -> f64 {
+    let cols = (0..m.ncols()).map(|j| m.col_as_slice(j).iter().map(|&x| f64::from(x).powi(2)));
+    cols.map(|c| c.sum::<f64>()).sum()
+}
+
+// ANCHOR: stack
+/// `depth` layers of Linear(256, 256) + ReLU (PyTorch's default init), on
+/// an input x ~ N(0, 1) of shape (32, 256).
+pub fn measure(stack: Stack, depth: usize, seed: u64) -> Measured {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut params = Params::<f64>::new();
+    let x_id = params.add("x", autograd::nn::init::normal(ROWS, WIDTH, 1.0, &mut rng));
+    let g = autograd::nn::init::normal(ROWS, WIDTH, 1.0, &mut rng); // (32, 256)
+    let layers: Vec<(Linear, LayerNorm)> = (0..depth)
+        .map(|i| {
+            let lin = Linear::new(&mut params, &format!("l{i}"), WIDTH, WIDTH, true, &mut rng);
+            (lin, LayerNorm::new(&mut params, &format!("n{i}"), WIDTH))
+        })
+        .collect();
+    let tape = Tape::with_kernels(&params, autograd::Kernels::Plain);
+    let mut h = tape.param(x_id); // (32, 256)
+    for (lin, ln) in &layers {
+        let f = lin.forward(h).relu();
+        h = match stack {
+            Stack::Plain => f,
+            Stack::Residual => h.add(f),
+            Stack::ResidualLn => ln.forward(h.add(f)), // the Post-LN way: normalise the sum
+        };
+    }
+    let out = h.value().to_owned();
+    let grads = tape.backward(h.mul(tape.input(g.clone())).sum());
+    let grad = frobenius(grads.get(x_id).unwrap()) / frobenius(&g);
+    let n = (ROWS * WIDTH) as f64;
+    let mean = (0..WIDTH).map(|j| (0..ROWS).map(|i| out[(i, j)]).sum::<f64>()).sum::<f64>() / n;
+    let var = (0..WIDTH).map(|j| (0..ROWS).map(|i| (out[(i, j)] - mean).powi(2)).sum::<f64>());
+    Measured { grad, out_std: (var.sum::<f64>() / n).sqrt() }
+}
+// ANCHOR_END: stack
+
+// ANCHOR: deep_stack
+pub fn deep_stack(depths: &[usize], seed: u64, nb: &mut Notebook) -> Vec<[Measured; 3]> {
+    nb.demo("deep_stack", "L6 04.1 · Deep stacks: plain, residual, residual + LayerNorm");
+    say!(
+        nb,
+        "Linear({WIDTH}, {WIDTH}) + ReLU per layer, PyTorch's default init; x ~ N(0, 1) ({ROWS}, {WIDTH}); seed {seed}"
+    );
+    say!(nb, "gradient factor ‖∂(g·out)/∂x‖ / ‖g‖ for g ~ N(0, 1); std of the output");
+    say!(
+        nb,
+        "{:>6}  {:>10} {:>10}  {:>10} {:>10}  {:>10} {:>10}",
+        "depth",
+        "plain ∇",
+        "std",
+        "resid ∇",
+        "std",
+        "res+LN ∇",
+        "std"
+    );
+    let mut all = Vec::new();
+    for &l in depths {
+        let m = STACKS.map(|s| measure(s, l, seed));
+        let mut line = format!("{l:>6}");
+        for (s, r) in STACKS.iter().zip(&m) {
+            let g = nb.value(&format!("{}_grad_l{l}", s.name()), show::sci(r.grad, 1));
+            let sd = nb.value(&format!("{}_std_l{l}", s.name()), show::sci(r.out_std, 1));
+            line.push_str(&format!("  {g:>10} {sd:>10}"));
+        }
+        say!(nb, "{line}");
+        all.push(m);
+    }
+    let labels = ["no residual: gradient", "residual only: output std", "residual + LN: gradient"];
+    let colours = ["#d62728", "#ff7f0e", "#2ca02c"];
+    let pick = |k: usize, r: &[Measured; 3]| if k == 1 { r[1].out_std } else { r[k].grad };
+    let series: Vec<Series> = (0..3)
+        .map(|k| Series {
+            label: labels[k],
+            colour: colours[k],
+            points: depths.iter().zip(&all).map(|(&l, r)| (l as f64, pick(k, r))).collect(),
+        })
+        .collect();
+    let plot =
+        LogPlot { series: &series, x_label: "layers", y_label: "gradient factor / output std" };
+    nb.figure("deep_stack", plot.to_svg());
+    all
+}
+// ANCHOR_END: deep_stack
+
+/// The gradient norm of every encoder layer's parameters at
+/// initialisation, for one batch of reversal examples.
+pub fn layer_grads(layers: usize, norm: Norm, batch: usize, seed: u64) -> Vec<f64> {
+    let mut params = Params::<f32>::new();
+    let m =
+        Encoder::new(&mut params, model::small(layers, norm), &mut Pcg64Mcg::seed_from_u64(seed));
+    let b = model::batch(batch, &mut Pcg64Mcg::seed_from_u64(seed + 100));
+    let tape = Tape::new(&params);
+    let grads = tape.backward(m.loss(&tape, &b));
+    (0..layers)
+        .map(|i| {
+            let prefix = format!("layer{i}.");
+            let mine = params.iter().filter(|(_, p)| p.name.starts_with(&prefix));
+            let sq = mine.map(|(id, _)| grads.get(id).map_or(0.0, squares));
+            sq.sum::<f64>().sqrt()
+        })
+        .collect()
+}
+
+pub const NS: [usize; 4] = [2, 4, 8, 16];
+pub const GRAD_SEEDS: u64 = 3;
+
+// ANCHOR: grad_by_depth
+pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
+    nb.demo(
+        "grad_by_depth",
+        "L6 04.3 · Each layer's gradient at initialisation, Post-LN vs Pre-LN",
+    );
+    say!(
+        nb,
+        "encoders of N layers (d_model 64, 4 heads, d_ff 256), reversal loss on {batch} sequences of {}",
+        model::LEN
+    );
+    say!(nb, "‖∇‖ of each layer's parameters, mean of seeds {seed}..{}", seed + GRAD_SEEDS - 1);
+    let mut series = Vec::new();
+    for norm in [Norm::Post, Norm::Pre] {
+        let tag = if norm == Norm::Post { "post" } else { "pre" };
+        let (mut first, mut last) = (Vec::new(), Vec::new());
+        for n in NS {
+            let runs: Vec<Vec<f64>> =
+                (0..GRAD_SEEDS).map(|k| layer_grads(n, norm, batch, seed + k)).collect();
+            let mean = |i: usize| runs.iter().map(|r| r[i]).sum::<f64>() / GRAD_SEEDS as f64;
+            let (f, l) = (mean(0), mean(n - 1));
+            let fs = nb.value(&format!("{tag}_first_n{n}"), show::num(f, 3));
+            let ls = nb.value(&format!("{tag}_last_n{n}"), show::num(l, 3));
+            say!(nb, "{norm:?}-LN N = {n:>2}: first layer {fs}, last layer {ls}");
+            first.push((n as f64, f));
+            last.push((n as f64, l));
+        }
+        let (c1, c2) =
+            if norm == Norm::Post { ("#d62728", "#ff9896") } else { ("#1f77b4", "#aec7e8") };
+        series.push((format!("{norm:?}-LN, last layer"), c1, last));
+        series.push((format!("{norm:?}-LN, first layer"), c2, first));
+    }
+    let series: Vec<Series> =
+        series.iter().map(|(l, c, p)| Series { label: l, colour: c, points: p.clone() }).collect();
+    let plot =
+        LogPlot {
+            series: &series, x_label: "layers N", y_label: "‖∇‖ of one layer's parameters"
+        };
+    nb.figure("grad_by_depth", plot.to_svg());
+}
+// ANCHOR_END: grad_by_depth

@@ -1,0 +1,112 @@
+//! The chapter's exercises whose answers are numbers: another padding for
+//! BatchNorm, the depth at which the plain stack loses its gradient, the
+//! big model's layers (Lecture 17 exercise 3, Lecture 6 exercise 5), and
+//! Adam's first step (Lecture 6 exercise 9).
+
+use autograd::nn::{DecoderLayer, EncoderLayer, Norm};
+use autograd::optim::{Adam, Optimizer};
+use autograd::{Params, Tape};
+use faer::Mat;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use record::{Notebook, say, show};
+
+use crate::depth::{self, Measured, Stack};
+use crate::norms::{self, Company};
+
+// ANCHOR: exercise_padding
+pub fn exercise_padding(seed: u64, nb: &mut Notebook) {
+    nb.demo("exercise_padding", "Exercise · The sentence alone, padded to 12");
+    let (params, table) = norms::setup(seed);
+    let alone = Company { len: 12, others: 0, seed: 0 }; // only the sentence and 8 pads
+    let (ln, bn) = norms::change(&params, &table, norms::SHORT, alone);
+    let ln = nb.value("ex_ln_change_alone", show::sci(ln, 1));
+    let bn = nb.value("ex_bn_change_alone", show::num(bn, 2));
+    say!(nb, "batch a → the sentence alone + 8 padding: LN moves {ln}, BN moves {bn}");
+    let (_, bn_alone) = norms::normalised(&params, &table, alone);
+    let (_, bn_bare) = norms::normalised(&params, &table, Company { len: 4, others: 0, seed: 0 });
+    let pads = nb.value("ex_bn_pads_only", show::num(blocks::max_diff(&bn_alone, &bn_bare), 2));
+    say!(
+        nb,
+        "the same sentence with 8 pads vs with none (nothing else in the batch): BN moves {pads}"
+    );
+}
+// ANCHOR_END: exercise_padding
+
+// ANCHOR: exercise_depth
+/// From the deepest plain stack's gradient, the rate per layer; the depth
+/// where that rate takes the gradient below 1e−10; then measured there.
+pub fn exercise_depth(stack: &[[Measured; 3]], nb: &mut Notebook) {
+    nb.demo("exercise_depth", "Exercise · Where the plain stack's gradient drops below 1e-10");
+    let depths = depth::depths(1 << (stack.len() - 1));
+    let (deepest, at) = (*depths.last().unwrap(), stack.last().unwrap()[0].grad);
+    let per_layer = libm::pow(at, 1.0 / deepest as f64);
+    let rate = nb.value("ex_rate_per_layer", show::num(per_layer, 3));
+    let predicted = libm::ceil(-10.0 / libm::log10(per_layer)) as usize;
+    let p = nb.value("ex_predicted_depth", predicted.to_string());
+    say!(nb, "at {deepest} layers the factor is {}, so about {rate} per layer", show::sci(at, 1));
+    say!(nb, "{rate}^L < 1e-10 from L = {p} on");
+    for l in [predicted - 1, predicted] {
+        let g = depth::measure(Stack::Plain, l, 0).grad;
+        let g = nb.value(
+            &format!("ex_grad_at_{}", if l == predicted { "predicted" } else { "one_less" }),
+            show::sci(g, 1),
+        );
+        say!(nb, "measured at {l} layers: {g}");
+    }
+}
+// ANCHOR_END: exercise_depth
+
+// ANCHOR: exercise_big_model
+pub fn exercise_big_model(nb: &mut Notebook) {
+    nb.demo("exercise_big_model", "Exercise · The big model's layers (L17 ex. 3, L6 ex. 5)");
+    let (d, d_ff) = (1024, 4096);
+    let mut counts = Vec::new();
+    for heads in [16, 8] {
+        let mut rng = Pcg64Mcg::seed_from_u64(0);
+        let mut enc = Params::<f32>::new();
+        let e = EncoderLayer::new(&mut enc, "e", d, heads, d_ff, Norm::Post, &mut rng);
+        let mut dec = Params::<f32>::new();
+        let _ = DecoderLayer::new(&mut dec, "d", d, heads, d_ff, Norm::Post, &mut rng);
+        let mut ff = Params::<f32>::new();
+        let _ = autograd::nn::FeedForward::new(&mut ff, "f", d, d_ff, &mut rng);
+        let _ = e; // only its parameter count matters
+        counts.push((heads, enc.count(), dec.count(), ff.count()));
+    }
+    let (_, enc, dec, ff) = counts[0];
+    let enc_s = nb.value("ex_big_encoder", show::grouped(enc));
+    let dec_s = nb.value("ex_big_decoder", show::grouped(dec));
+    let share = nb.value("ex_big_ffn_share", show::num(100.0 * ff as f64 / enc as f64, 1));
+    say!(nb, "d_model {d}, d_ff {d_ff}, 16 heads: encoder layer {enc_s}, decoder layer {dec_s}");
+    say!(nb, "the feed-forward holds {share}% of the encoder layer");
+    let same = nb.value("ex_big_heads_same", if counts[0].1 == counts[1].1 { "yes" } else { "no" });
+    say!(nb, "with 8 heads: encoder layer {} — the same count: {same}", show::grouped(counts[1].1));
+}
+// ANCHOR_END: exercise_big_model
+
+// ANCHOR: exercise_adam_first_step
+/// One Adam step on gradients spread over six orders of magnitude.
+pub fn exercise_adam_first_step(seed: u64, nb: &mut Notebook) {
+    nb.demo("exercise_adam_first_step", "Exercise · Adam's first step (L6 ex. 9)");
+    let lr = 1e-3;
+    let scales = [1e-4, 1e-2, 1.0, 1e2];
+    let mut params = Params::<f64>::new();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let w = params.add("w", autograd::nn::init::normal(1, scales.len(), 1.0, &mut rng));
+    let c = Mat::from_fn(1, scales.len(), |_, j| -scales[j]); // ∂loss/∂w = c
+    let before = params.get(w).value.clone();
+    let grads = {
+        let tape = Tape::new(&params);
+        let loss = tape.param(w).mul(tape.input(c)).sum();
+        tape.backward(loss)
+    };
+    let mut adam = Adam::new(&params, lr, 0.9, 0.999, 1e-8);
+    adam.step(&mut params, &grads);
+    say!(nb, "Adam lr {}, β = (0.9, 0.999), ε = 1e-8; one step", show::short(lr));
+    for (j, &s) in scales.iter().enumerate() {
+        let moved = (params.get(w).value[(0, j)] - before[(0, j)]) / lr;
+        let shown = nb.value(&format!("ex_adam_step_{j}"), show::num(moved, 4));
+        say!(nb, "gradient {:>8}: update / lr = {shown}", show::sci(-s, 0));
+    }
+}
+// ANCHOR_END: exercise_adam_first_step

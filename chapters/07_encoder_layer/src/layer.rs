@@ -1,0 +1,117 @@
+//! Lecture 17 demo 04.1 — one encoder layer written twice (the forward-only
+//! `blocks` crate and the autograd module) agrees in f64; and where the
+//! base model's parameters sit.
+
+use autograd::nn::{self, EncoderLayer, FeedForward, MultiHeadAttention, Norm};
+use autograd::{Params, Tape};
+use blocks::layers as b;
+use faer::Mat;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use record::{Notebook, say, show};
+
+fn linear(p: &Params<f64>, l: &nn::Linear) -> b::Linear {
+    b::Linear { w: p.get(l.w).value.clone(), b: p.get(l.b.unwrap()).value.clone() }
+}
+
+pub fn layer_norm(p: &Params<f64>, l: &nn::LayerNorm) -> b::LayerNorm {
+    let (gamma, beta) = (p.get(l.gamma).value.clone(), p.get(l.beta).value.clone());
+    b::LayerNorm { gamma, beta, eps: l.eps }
+}
+
+/// The `blocks` layer holding copies of the autograd layer's parameters.
+fn copy(p: &Params<f64>, e: &EncoderLayer) -> b::EncoderLayer {
+    let a = &e.attn;
+    b::EncoderLayer {
+        attn: b::MultiHeadAttention {
+            w_q: linear(p, &a.w_q),
+            w_k: linear(p, &a.w_k),
+            w_v: linear(p, &a.w_v),
+            w_o: linear(p, &a.w_o),
+            heads: a.heads,
+        },
+        ff: b::FeedForward { up: linear(p, &e.ff.up), down: linear(p, &e.ff.down) },
+        ln1: layer_norm(p, &e.ln1),
+        ln2: layer_norm(p, &e.ln2),
+        post: e.norm == Norm::Post,
+    }
+}
+
+// ANCHOR: agreement
+pub fn agreement(seed: u64, nb: &mut Notebook) {
+    nb.demo("agreement", "L17 04.1 · One encoder layer, two implementations, f64");
+    let (n, d_model, heads, d_ff) = (10, 64, 8, 256);
+    say!(nb, "n = {n} positions, d_model {d_model}, {heads} heads, d_ff {d_ff}; seed {seed}");
+    for norm in [Norm::Post, Norm::Pre] {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut params = Params::<f64>::new();
+        let layer = EncoderLayer::new(&mut params, "enc", d_model, heads, d_ff, norm, &mut rng);
+        let x = Mat::from_fn(n, d_model, |_, _| rng.random_range(-1.0..1.0)); // (n, d_model)
+        let tape = Tape::new(&params);
+        let (out, _) = layer.forward(tape.input(x.clone()), 1, None); // (n, d_model)
+        let out_b = copy(&params, &layer).forward(&x, None); // (n, d_model)
+        let diff = blocks::max_diff(&out.value(), &out_b);
+        let name = if norm == Norm::Post { "post" } else { "pre" };
+        let shown = nb.value(&format!("agree_{name}"), show::sci(diff, 1));
+        say!(nb, "{norm:?}-LN: max |autograd − blocks| = {shown}");
+    }
+}
+// ANCHOR_END: agreement
+
+/// The paper's base model.
+pub const D_MODEL: usize = 512;
+pub const D_FF: usize = 2048;
+pub const HEADS: usize = 8;
+pub const N: usize = 6;
+pub const VOCAB: usize = 37_000;
+
+// ANCHOR: parameters
+/// Parameters of one freshly built module, counted on its `Params`.
+fn count(build: impl FnOnce(&mut Params<f32>, &mut Pcg64Mcg)) -> usize {
+    let mut params = Params::<f32>::new();
+    build(&mut params, &mut Pcg64Mcg::seed_from_u64(0));
+    params.count()
+}
+
+pub fn parameters(nb: &mut Notebook) {
+    nb.demo("parameters", "L17 04.1 · Where the base model's parameters are");
+    say!(nb, "d_model {D_MODEL}, d_ff {D_FF}, h {HEADS}, N = {N}, one shared {VOCAB}-token table");
+    let (d, f, h) = (D_MODEL, D_FF, HEADS);
+    let attn = count(|p, r| {
+        let _ = MultiHeadAttention::new(p, "a", d, h, r);
+    });
+    let ff = count(|p, r| {
+        let _ = FeedForward::new(p, "f", d, f, r);
+    });
+    let ln = count(|p, _| {
+        let _ = nn::LayerNorm::new(p, "n", d);
+    });
+    let emb = count(|p, r| {
+        let _ = nn::Embedding::new(p, "e", VOCAB, d, r);
+    });
+    // encoder layer: self-attention; decoder layer: self- and cross-attention
+    let rows = [
+        ("attention", "attention", attn, 3 * N),
+        ("feed-forward", "ffn", ff, 2 * N),
+        ("LayerNorm", "layernorm", ln, 5 * N),
+        ("embeddings", "embeddings", emb, 1),
+    ];
+    let total: usize = rows.iter().map(|r| r.2 * r.3).sum();
+    say!(nb, "{:<13}{:>12}{:>7}{:>14}{:>8}", "part", "per module", "×", "total", "share");
+    for (label, name, one, times) in rows {
+        let all = nb.value(&format!("params_{name}"), show::grouped(one * times));
+        nb.value(&format!("params_{name}_one"), show::grouped(one));
+        let share = nb.value(
+            &format!("share_{name}"),
+            show::num(100.0 * (one * times) as f64 / total as f64, 1),
+        );
+        say!(nb, "{label:<13}{:>12}{times:>7}{all:>14}{share:>7}%", show::grouped(one));
+    }
+    let total = nb.value("params_total", show::num(total as f64 / 1e6, 1));
+    say!(nb, "total {total}M (the paper's table: 65M)");
+    let ratio = nb.value("ffn_over_attention", show::num(ff as f64 / attn as f64, 2));
+    say!(nb, "one feed-forward / one attention: {ratio}");
+    let enc = nb.value("encoder_layer", show::grouped(attn + ff + 2 * ln));
+    say!(nb, "one encoder layer: {enc}");
+}
+// ANCHOR_END: parameters
