@@ -42,13 +42,13 @@ impl LinePlot<'_> {
             writeln!(s, "<line x1=\"{xx:.1}\" y1=\"{top:.1}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#f0f0f0\"/>", h - bottom).unwrap();
             writeln!(s, "<text x=\"{xx:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" fill=\"#444444\" text-anchor=\"middle\">{}</text>", h - bottom + 16.0, crate::show::short(t)).unwrap();
         }
+        let paths = self
+            .series
+            .iter()
+            .map(|c| c.points.iter().map(|&(a, b)| (x(a), y(b))).collect())
+            .collect();
         let frame = Frame { w, h, left, right, top, bottom };
-        frame.draw(&mut s, self.x_label, self.y_label, self.series.len());
-        for (i, series) in self.series.iter().enumerate() {
-            frame.curve(&mut s, i, series, series.points.iter().map(|&(a, b)| (x(a), y(b))));
-        }
-        s.push_str("</svg>\n");
-        s
+        frame.finish(s, self.series, paths, self.x_label, self.y_label)
     }
 }
 

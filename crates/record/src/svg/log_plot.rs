@@ -51,14 +51,13 @@ impl LogPlot<'_> {
             writeln!(s, "<text x=\"{xx:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" fill=\"#444444\" text-anchor=\"middle\">{}</text>", h - bottom + 16.0, crate::show::short(t)).unwrap();
             t += tick;
         }
+        let paths = self
+            .series
+            .iter()
+            .map(|c| c.points.iter().filter(|p| p.1 > 0.0).map(|&(a, b)| (x(a), y(b))).collect())
+            .collect();
         let frame = Frame { w, h, left, right, top, bottom };
-        frame.draw(&mut s, self.x_label, self.y_label, self.series.len());
-        for (i, series) in self.series.iter().enumerate() {
-            let path = series.points.iter().filter(|p| p.1 > 0.0).map(|&(a, b)| (x(a), y(b)));
-            frame.curve(&mut s, i, series, path);
-        }
-        s.push_str("</svg>\n");
-        s
+        frame.finish(s, self.series, paths, self.x_label, self.y_label)
     }
 }
 
@@ -76,5 +75,39 @@ mod tests {
         assert!(svg.contains(">1e-6<") && svg.contains(">1e0<"));
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(!svg.contains("\n\n") && !svg.contains("NaN"));
+    }
+
+    #[test]
+    fn the_legend_moves_off_the_curves() {
+        let legend_x = |svg: &str| {
+            let at = svg.find("fill-opacity").unwrap();
+            let rect = &svg[svg[..at].rfind("<rect").unwrap()..at];
+            rect.split('"').nth(1).unwrap().parse::<f64>().unwrap()
+        };
+        // a flat curve along the top: the legend leaves the top right
+        let flat = [Series {
+            label: "flat",
+            colour: "#000000",
+            points: vec![(0.0, 0.5), (10.0, 0.5), (10.0, 1e-3)],
+        }];
+        let svg = LogPlot { series: &flat, x_label: "x", y_label: "y" }.to_svg();
+        let top_right = 640.0 - 16.0 - 8.0 - 150.0;
+        assert!(!svg.contains(&format!("x=\"{top_right:.1}\" y=\"22.0\" width=\"150\"")), "{svg}");
+        // a falling curve leaves the top right free: the legend stays there
+        let falling = [Series {
+            label: "falling",
+            colour: "#000000",
+            points: vec![(0.0, 1.0), (10.0, 1e-6)],
+        }];
+        let svg = LogPlot { series: &falling, x_label: "x", y_label: "y" }.to_svg();
+        assert_eq!(legend_x(&svg), top_right);
+        // a long label widens the box
+        let long = [Series {
+            label: "a rather long label for a curve",
+            colour: "#000",
+            points: vec![(0.0, 1.0), (10.0, 1e-6)],
+        }];
+        let svg = LogPlot { series: &long, x_label: "x", y_label: "y" }.to_svg();
+        assert!(!svg.contains("width=\"150\" height"));
     }
 }
