@@ -76,6 +76,22 @@ fn every_link_between_pages_resolves() {
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
 
+/// No control character in a page: a formula written through a string
+/// escape (`"\tanh"`) arrives as a tab and the letters `anh`.
+#[test]
+fn no_page_holds_a_control_character() {
+    let mut problems = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if let Some(c) = line.chars().find(|c| c.is_control()) {
+                problems.push(format!("{}:{}: control character {c:?}", page.display(), n + 1));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
 #[test]
 fn every_page_pairs_its_languages() {
     let mut problems = Vec::new();
