@@ -13,6 +13,10 @@
 //! * Outside the blocks only headings, code blocks, `{{output …}}`,
 //!   `{{figure …}}` and `<details>` scaffolding may appear.
 
+/// An HTML tag, dropped before looking for ASCII quotes in Chinese prose.
+static TAG: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new("<[^>]*>").unwrap());
+
 pub fn check(page: &str) -> Vec<String> {
     let mut problems = Vec::new();
     let mut blocks: Vec<(String, usize, Vec<String>)> = Vec::new(); // (lang, first line, lines)
@@ -103,7 +107,7 @@ pub fn check(page: &str) -> Vec<String> {
         if !prose(&zh_text).chars().any(is_han) {
             problems.push(format!("line {}: the Chinese block has no Chinese", zh.1));
         }
-        let untagged = regex::Regex::new("<[^>]*>").unwrap().replace_all(&zh_text, "").into_owned();
+        let untagged = TAG.replace_all(&zh_text, "").into_owned();
         if prose(&untagged).contains('"') {
             problems
                 .push(format!("line {}: the Chinese block quotes with ASCII \"; write “…”", zh.1));
