@@ -117,6 +117,7 @@ impl FeedForward {
         }
     }
 
+    // ANCHOR: feed_forward_forward
     pub fn forward<'t, T: Real>(&self, x: Var<'t, T>) -> Var<'t, T> {
         let tape = x.tape();
         // x·W₁ + b₁ and its ReLU in one op on a fused tape
@@ -126,6 +127,7 @@ impl FeedForward {
         };
         self.down.forward(hidden)
     }
+    // ANCHOR_END: feed_forward_forward
 }
 
 /// Dropout: in training, each element is zeroed with probability `p` and

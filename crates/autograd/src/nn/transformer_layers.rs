@@ -55,6 +55,7 @@ impl EncoderLayer {
         }
     }
 
+    // ANCHOR: encoder_layer_forward
     /// `x` is (B·S, d); `keep` (B·S, S) says which positions each may see.
     /// Returns the output and the attention weights.
     pub fn forward<'t, T: Real>(
@@ -77,6 +78,7 @@ impl EncoderLayer {
             }
         }
     }
+    // ANCHOR_END: encoder_layer_forward
 }
 
 /// Masked self-attention, cross-attention to the encoder's output, and a
