@@ -10,6 +10,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use record::svg::{LogPlot, Series};
 use record::{Notebook, say, show};
+use std::f64::consts::PI;
 
 use crate::model::{self, Encoder};
 
@@ -129,6 +130,16 @@ pub fn deep_stack(depths: &[usize], seed: u64, nb: &mut Notebook) -> Vec<[Measur
         say!(nb, "{line}");
         all.push(m);
     }
+    // plain stack, forward: m = E[h²] follows m ← (m/3 + var_b)/2, since
+    // W ~ U(±1/16) gives 256·var_w = 1/3, the bias adds var_b = 1/768 and the
+    // ReLU halves; its fixed point is the floor the std settles at
+    let var_w = 1.0 / (3.0 * WIDTH as f64); // U(±1/√256): bound²/3
+    let m = (0..200).fold(1.0, |m, _| (WIDTH as f64 * var_w * m + var_w) / 2.0);
+    let rms = nb.value("plain_floor_rms", show::num(m.sqrt(), 3));
+    let sd = nb.value("plain_floor_std", show::num((m * (1.0 - 1.0 / PI)).sqrt(), 3));
+    say!(nb, "plain, forward: E[h²] ← (E[h²]/3 + 1/768)/2 settles at rms {rms}, std {sd}");
+    let back = nb.value("plain_backward_factor", show::num((WIDTH as f64 * var_w / 2.0).sqrt(), 3));
+    say!(nb, "plain, backward (no bias): Wᵀ gives 1/3, the ReLU mask 1/2: √(1/6) = {back}");
     let labels = ["no residual: gradient", "residual only: output std", "residual + LN: gradient"];
     let colours = ["#d62728", "#ff7f0e", "#2ca02c"];
     let pick = |k: usize, r: &[Measured; 3]| if k == 1 { r[1].out_std } else { r[k].grad };
@@ -194,6 +205,13 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
             say!(nb, "{norm:?}-LN N = {n:>2}: first layer {fs}, last layer {ls}");
             first.push((n as f64, f));
             last.push((n as f64, l));
+        }
+        if norm == Norm::Pre {
+            // Xiong et al.: Pre-LN's gradient shrinks as 1/√N (for large N and d)
+            let ((n0, lo), (n1, hi)) = (last[0], last[last.len() - 1]);
+            let ratio = nb.value("pre_last_ratio", show::num(hi / lo, 2));
+            let bound = nb.value("pre_last_xiong", show::num((n0 / n1).sqrt(), 2));
+            say!(nb, "Pre-LN last layer, N = {n0} → {n1}: ×{ratio} (1/√N predicts ×{bound})");
         }
         let (c1, c2) =
             if norm == Norm::Post { ("#d62728", "#ff9896") } else { ("#1f77b4", "#aec7e8") };

@@ -3,9 +3,9 @@
 //! big model's layers (Lecture 17 exercise 3, Lecture 6 exercise 5), and
 //! Adam's first step (Lecture 6 exercise 9).
 
+use autograd::Params;
 use autograd::nn::{DecoderLayer, EncoderLayer, Norm};
-use autograd::optim::{Adam, Optimizer};
-use autograd::{Params, Tape};
+use autograd::optim::Adam;
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -79,6 +79,7 @@ pub fn exercise_big_model(nb: &mut Notebook) {
     let share = nb.value("ex_big_ffn_share", show::num(100.0 * ff as f64 / enc as f64, 1));
     say!(nb, "d_model {d}, d_ff {d_ff}, 16 heads: encoder layer {enc_s}, decoder layer {dec_s}");
     say!(nb, "the feed-forward holds {share}% of the encoder layer");
+    say!(nb, "a decoder-only (GPT-style) layer has no cross-attention: {enc_s}, as the encoder's");
     let same = nb.value("ex_big_heads_same", if counts[0].1 == counts[1].1 { "yes" } else { "no" });
     say!(nb, "with 8 heads: encoder layer {} — the same count: {same}", show::grouped(counts[1].1));
 }
@@ -95,13 +96,10 @@ pub fn exercise_adam_first_step(seed: u64, nb: &mut Notebook) {
     let w = params.add("w", autograd::nn::init::normal(1, scales.len(), 1.0, &mut rng));
     let c = Mat::from_fn(1, scales.len(), |_, j| -scales[j]); // ∂loss/∂w = c
     let before = params.get(w).value.clone();
-    let grads = {
-        let tape = Tape::new(&params);
-        let loss = tape.param(w).mul(tape.input(c)).sum();
-        tape.backward(loss)
-    };
     let mut adam = Adam::new(&params, lr, 0.9, 0.999, 1e-8);
-    adam.step(&mut params, &grads);
+    let _ = autograd::train::step(&mut params, &mut adam, |tape| {
+        tape.param(w).mul(tape.input(c)).sum()
+    });
     say!(nb, "Adam lr {}, β = (0.9, 0.999), ε = 1e-8; one step", show::short(lr));
     for (j, &s) in scales.iter().enumerate() {
         let moved = (params.get(w).value[(0, j)] - before[(0, j)]) / lr;

@@ -103,7 +103,7 @@ pub fn parameters(nb: &mut Notebook) {
         nb.value(&format!("params_{name}_one"), show::grouped(one));
         let share = nb.value(
             &format!("share_{name}"),
-            show::num(100.0 * (one * times) as f64 / total as f64, 1),
+            show::num(100.0 * (one * times) as f64 / total as f64, 2),
         );
         say!(nb, "{label:<13}{:>12}{times:>7}{all:>14}{share:>7}%", show::grouped(one));
     }

@@ -72,7 +72,10 @@ pub const WIDE: Company = Company { len: 5, others: 7, seed: 102 };
 
 // ANCHOR: layer_vs_batch_norm
 pub fn layer_vs_batch_norm(seed: u64, nb: &mut Notebook) {
-    nb.demo("layer_vs_batch_norm", "L17 04.2 · LayerNorm vs BatchNorm: one sentence, two batches");
+    nb.demo(
+        "layer_vs_batch_norm",
+        "L17 04.2 · L6 04.2 · LayerNorm vs BatchNorm: one sentence, three batches",
+    );
     let (params, table) = setup(seed);
     say!(
         nb,
@@ -87,15 +90,12 @@ pub fn layer_vs_batch_norm(seed: u64, nb: &mut Notebook) {
             c.len
         );
     }
+    say!(nb, "move = max |Δ| over the sentence's 4 × {D} outputs between two batches");
     for (pair, other) in [("ab", LONG), ("ac", WIDE)] {
         let (ln, bn) = change(&params, &table, SHORT, other);
         let ln = nb.value(&format!("ln_change_{pair}"), show::sci(ln, 1));
         let bn = nb.value(&format!("bn_change_{pair}"), show::num(bn, 2));
-        say!(
-            nb,
-            "batch a → {}: the sentence's outputs move by {ln} under LN, {bn} under BN",
-            &pair[1..]
-        );
+        say!(nb, "batch a → {}: move {ln} under LN, {bn} under BN", &pair[1..]);
     }
     // LN divides by the row's own spread, so scaling the row cancels, up to ε
     let tape = Tape::new(&params);
