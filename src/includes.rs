@@ -3,7 +3,8 @@
 //! mdBook leaves an include of a missing file in place with only a log
 //! message, and replaces an include of a missing anchor with nothing at all.
 //! Both would put a broken page online with a green build, so every include
-//! is checked here first.
+//! is checked here first. Includes by line numbers are refused: they go on
+//! "working" after the file changes, showing the wrong lines.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -29,7 +30,9 @@ pub fn check(page: &str, page_dir: &Path) -> Vec<String> {
         };
         if anchor.split(':').all(|part| part.is_empty() || part.bytes().all(|b| b.is_ascii_digit()))
         {
-            continue; // a line range, e.g. file.rs:3:10
+            // a line range shows other lines as soon as the file changes
+            problems.push(format!("{file}:{anchor}: include by ANCHOR, not by line numbers"));
+            continue;
         }
         let begins = text.lines().filter(|l| marker(l, "ANCHOR") == Some(anchor)).count();
         let ends = text.lines().filter(|l| marker(l, "ANCHOR_END") == Some(anchor)).count();

@@ -78,6 +78,7 @@ impl LayerNorm {
         }
     }
 
+    // ANCHOR: layer_norm_forward
     pub fn forward<'t, T: Real>(&self, x: Var<'t, T>) -> Var<'t, T> {
         let tape = x.tape();
         x.layer_norm(tape.param(self.gamma), tape.param(self.beta), self.eps)
@@ -94,6 +95,7 @@ impl LayerNorm {
             x.add(y).layer_norm(gamma, beta, self.eps)
         }
     }
+    // ANCHOR_END: layer_norm_forward
 }
 
 /// The position-wise feed-forward network: `ReLU(x·W₁ + b₁)·W₂ + b₂`.
