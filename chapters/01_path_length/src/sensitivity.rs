@@ -124,7 +124,6 @@ pub fn normal_init(opts: &Options, nb: &mut Notebook) {
     let base = measure(&Options { init: Init::Pytorch, ..opts.clone() }, false);
     let curve = |v: &[f64]| v.iter().enumerate().map(|(t, &s)| (t as f64, s)).collect::<Vec<_>>();
     let series = [
-        // short labels: the legend box is 150 px wide
         Series { label: "RNN, pytorch", colour: "#d62728", points: curve(&base.rnn) },
         Series { label: "RNN, normal", colour: "#ff7f0e", points: curve(&m.rnn) },
         Series { label: "attention, normal", colour: "#1f77b4", points: curve(&m.attn) },
