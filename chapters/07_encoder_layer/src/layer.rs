@@ -2,40 +2,12 @@
 //! `blocks` crate and the autograd module) agrees in f64; and where the
 //! base model's parameters sit.
 
-use autograd::nn::{self, EncoderLayer, FeedForward, MultiHeadAttention, Norm};
+use autograd::nn::{self, EncoderLayer, FeedForward, MultiHeadAttention, Norm, ToBlocks};
 use autograd::{Params, Tape};
-use blocks::layers as b;
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
-
-fn linear(p: &Params<f64>, l: &nn::Linear) -> b::Linear {
-    b::Linear { w: p.get(l.w).value.clone(), b: p.get(l.b.unwrap()).value.clone() }
-}
-
-pub fn layer_norm(p: &Params<f64>, l: &nn::LayerNorm) -> b::LayerNorm {
-    let (gamma, beta) = (p.get(l.gamma).value.clone(), p.get(l.beta).value.clone());
-    b::LayerNorm { gamma, beta, eps: l.eps }
-}
-
-/// The `blocks` layer holding copies of the autograd layer's parameters.
-fn copy(p: &Params<f64>, e: &EncoderLayer) -> b::EncoderLayer {
-    let a = &e.attn;
-    b::EncoderLayer {
-        attn: b::MultiHeadAttention {
-            w_q: linear(p, &a.w_q),
-            w_k: linear(p, &a.w_k),
-            w_v: linear(p, &a.w_v),
-            w_o: linear(p, &a.w_o),
-            heads: a.heads,
-        },
-        ff: b::FeedForward { up: linear(p, &e.ff.up), down: linear(p, &e.ff.down) },
-        ln1: layer_norm(p, &e.ln1),
-        ln2: layer_norm(p, &e.ln2),
-        post: e.norm == Norm::Post,
-    }
-}
 
 // ANCHOR: agreement
 pub fn agreement(seed: u64, nb: &mut Notebook) {
@@ -49,7 +21,7 @@ pub fn agreement(seed: u64, nb: &mut Notebook) {
         let x = Mat::from_fn(n, d_model, |_, _| rng.random_range(-1.0..1.0)); // (n, d_model)
         let tape = Tape::new(&params);
         let (out, _) = layer.forward(tape.input(x.clone()), 1, None); // (n, d_model)
-        let out_b = copy(&params, &layer).forward(&x, None); // (n, d_model)
+        let out_b = layer.to_blocks(&params).forward(&x, None); // (n, d_model)
         let diff = blocks::max_diff(&out.value(), &out_b);
         let name = if norm == Norm::Post { "post" } else { "pre" };
         let shown = nb.value(&format!("agree_{name}"), show::sci(diff, 1));

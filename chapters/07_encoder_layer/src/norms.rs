@@ -3,7 +3,7 @@
 //! batch: so only BatchNorm's output for a sentence depends on what else
 //! (and how much padding) shares its batch.
 
-use autograd::nn::{Embedding, LayerNorm};
+use autograd::nn::{Embedding, LayerNorm, ToBlocks};
 use autograd::{Params, Tape};
 use faer::Mat;
 use rand::{RngExt, SeedableRng};
@@ -100,14 +100,12 @@ pub fn layer_vs_batch_norm(seed: u64, nb: &mut Notebook) {
     // LN divides by the row's own spread, so scaling the row cancels, up to ε
     let tape = Tape::new(&params);
     let x = table.forward(&tape, &SENTENCE).value().to_owned(); // (4, D)
-    let ln = crate::layer::layer_norm(
-        &params,
-        &LayerNorm {
-            gamma: params.find("ln.gamma").unwrap(),
-            beta: params.find("ln.beta").unwrap(),
-            eps: 1e-5,
-        },
-    );
+    let ln = LayerNorm {
+        gamma: params.find("ln.gamma").unwrap(),
+        beta: params.find("ln.beta").unwrap(),
+        eps: 1e-5,
+    }
+    .to_blocks(&params);
     let scaled = Mat::from_fn(x.nrows(), D, |i, j| 7.5 * x[(i, j)]);
     let by_scale = blocks::max_diff(&ln.forward(&x), &ln.forward(&scaled));
     let by_scale = nb.value("ln_scale_change", show::sci(by_scale, 1));

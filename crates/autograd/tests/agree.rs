@@ -4,7 +4,7 @@
 //! Every test prints its largest difference.
 
 use autograd::nn::{
-    self, DecoderLayer, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, causal_mask,
+    DecoderLayer, EncoderLayer, Norm, Positions, Seq2Seq, Seq2SeqConfig, ToBlocks, causal_mask,
     padding_mask,
 };
 use autograd::{Heads, Params, Tape, attention, attention_bands, fused_attention};
@@ -20,49 +20,6 @@ fn random(rows: usize, cols: usize, rng: &mut Pcg64Mcg) -> Mat<f64> {
 
 fn rows(m: &Mat<f64>, start: usize, len: usize) -> Mat<f64> {
     m.as_ref().submatrix(start, 0, len, m.ncols()).to_owned()
-}
-
-fn linear(p: &Params<f64>, l: &nn::Linear) -> b::Linear {
-    b::Linear { w: p.get(l.w).value.clone(), b: p.get(l.b.unwrap()).value.clone() }
-}
-fn layer_norm(p: &Params<f64>, l: &nn::LayerNorm) -> b::LayerNorm {
-    b::LayerNorm {
-        gamma: p.get(l.gamma).value.clone(),
-        beta: p.get(l.beta).value.clone(),
-        eps: l.eps,
-    }
-}
-fn mha(p: &Params<f64>, m: &nn::MultiHeadAttention) -> b::MultiHeadAttention {
-    b::MultiHeadAttention {
-        w_q: linear(p, &m.w_q),
-        w_k: linear(p, &m.w_k),
-        w_v: linear(p, &m.w_v),
-        w_o: linear(p, &m.w_o),
-        heads: m.heads,
-    }
-}
-fn ff(p: &Params<f64>, f: &nn::FeedForward) -> b::FeedForward {
-    b::FeedForward { up: linear(p, &f.up), down: linear(p, &f.down) }
-}
-fn encoder(p: &Params<f64>, e: &EncoderLayer) -> b::EncoderLayer {
-    b::EncoderLayer {
-        attn: mha(p, &e.attn),
-        ff: ff(p, &e.ff),
-        ln1: layer_norm(p, &e.ln1),
-        ln2: layer_norm(p, &e.ln2),
-        post: e.norm == Norm::Post,
-    }
-}
-fn decoder(p: &Params<f64>, d: &DecoderLayer) -> b::DecoderLayer {
-    b::DecoderLayer {
-        self_attn: mha(p, &d.self_attn),
-        cross_attn: mha(p, &d.cross_attn),
-        ff: ff(p, &d.ff),
-        ln1: layer_norm(p, &d.ln1),
-        ln2: layer_norm(p, &d.ln2),
-        ln3: layer_norm(p, &d.ln3),
-        post: d.norm == Norm::Post,
-    }
 }
 
 const TOL: f64 = 1e-12;
@@ -87,7 +44,7 @@ fn encoder_and_decoder_layers_match_blocks() {
         let (memory, _) = enc.forward(tape.input(x.clone()), batch, Some(&src_keep));
         let (out, _) =
             dec.forward(tape.input(y.clone()), memory, batch, Some(&causal), Some(&cross_keep));
-        let (enc_b, dec_b) = (encoder(&params, &enc), decoder(&params, &dec));
+        let (enc_b, dec_b) = (&enc.to_blocks(&params), &dec.to_blocks(&params));
         let mut worst: f64 = 0.0;
         for s in 0..batch {
             let keep = rows(&src_keep, s * s_s, s_s);
@@ -134,21 +91,21 @@ fn the_tiny_transformer_matches_blocks() {
         let embed =
             |t: &Mat<f64>, ids: &[usize]| Mat::from_fn(len, 16, |p, j| t[(ids[p], j)] + pe[(p, j)]);
         let (enc_b, dec_b, out_b) = (
-            encoder(&params, &model.encoder[0]),
-            decoder(&params, &model.decoder[0]),
-            linear(&params, &model.out),
+            &model.encoder[0].to_blocks(&params),
+            &model.decoder[0].to_blocks(&params),
+            &model.out.to_blocks(&params),
         );
         let mut worst: f64 = 0.0;
         for s in 0..batch {
             let (src_s, tgt_s) = (&src[s * len..(s + 1) * len], &tgt[s * len..(s + 1) * len]);
             let mut memory = enc_b.forward(&embed(&src_table, src_s), None);
             if let Some((ln_e, _)) = &model.final_ln {
-                memory = layer_norm(&params, ln_e).forward(&memory); // Pre-LN: a norm after each stack
+                memory = ln_e.to_blocks(&params).forward(&memory); // Pre-LN: a norm after each stack
             }
             let mut y =
                 dec_b.forward(&embed(&tgt_table, tgt_s), &memory, Some(&b::causal_mask(len)), None);
             if let Some((_, ln_d)) = &model.final_ln {
-                y = layer_norm(&params, ln_d).forward(&y);
+                y = ln_d.to_blocks(&params).forward(&y);
             }
             worst = worse(worst, max_diff(&out_b.forward(&y), &rows(&logits, s * len, len)));
         }
@@ -344,14 +301,14 @@ fn the_decoder_only_lm_matches_blocks() {
             let mut x =
                 Mat::from_fn(len, d, |p, j| table[(ids[s * len + p], j)] * scale + pe[(p, j)]);
             for layer in &model.layers {
-                x = encoder(&params, layer).forward(&x, Some(&b::causal_mask(len)));
+                x = layer.to_blocks(&params).forward(&x, Some(&b::causal_mask(len)));
             }
             if let Some(ln) = &model.final_ln {
-                x = layer_norm(&params, ln).forward(&x);
+                x = ln.to_blocks(&params).forward(&x);
             }
             worst = worse(
                 worst,
-                max_diff(&linear(&params, &model.out).forward(&x), &rows(&logits, s * len, len)),
+                max_diff(&model.out.to_blocks(&params).forward(&x), &rows(&logits, s * len, len)),
             );
         }
         println!("{norm:?} decoder-only LM logits, autograd vs blocks: max |Δ| = {worst:.2e}");

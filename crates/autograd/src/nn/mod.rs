@@ -13,6 +13,7 @@ pub mod gru;
 pub mod init;
 pub mod layers;
 pub mod positions;
+pub mod to_blocks;
 pub mod transformer;
 pub mod transformer_layers;
 
@@ -21,5 +22,6 @@ pub use gru::{Gru, GruCell, GruSeq2Seq};
 
 pub use layers::{Dropout, Embedding, FeedForward, LayerNorm, Linear};
 pub use positions::{LearnedPositions, sinusoidal};
+pub use to_blocks::ToBlocks;
 pub use transformer::{DecoderOnly, Positions, Seq2Seq, Seq2SeqConfig, causal_mask, padding_mask};
 pub use transformer_layers::{DecoderLayer, DecoderWeights, EncoderLayer, Norm};
