@@ -32,6 +32,7 @@ fn stack<T: Real>(steps: &[Mat<T>]) -> Mat<T> {
 }
 
 impl MultiHeadAttention {
+    // ANCHOR: forward_cached
     /// Self-attention of the newest position `x_t` (B, d) over every cached
     /// position and itself; appends its key and value to `cache`.
     pub fn forward_cached<'t, T: Real>(
@@ -48,6 +49,7 @@ impl MultiHeadAttention {
         let shape = Heads { batch, heads: self.heads };
         self.w_o.forward(attend(q, k, v, shape, None, self.scaled).context)
     }
+    // ANCHOR_END: forward_cached
 
     /// Cross-attention of `x_t` (B, d) to keys and values computed once.
     pub fn forward_fixed_kv<'t, T: Real>(

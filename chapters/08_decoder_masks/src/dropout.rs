@@ -1,0 +1,43 @@
+//! Lecture 6 §7.2 (script 03.2) — dropout: in training each entry is zeroed
+//! with probability p and the survivors are scaled by 1/(1 − p), so the
+//! expected value is unchanged; in evaluation it does nothing.
+
+use autograd::nn::Dropout;
+use autograd::{Params, Tape, dropout_mask};
+use faer::Mat;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use record::{Notebook, say, show};
+
+// ANCHOR: dropout
+pub fn dropout(p: f64, samples: usize, seed: u64, nb: &mut Notebook) {
+    nb.demo("dropout", "L6 03.2 · Dropout: keep ratio, mean, and evaluation");
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mask = dropout_mask::<f64>(samples, 1, p, &mut rng); // (samples, 1)
+    let kept = (0..samples).filter(|&i| mask[(i, 0)] != 0.0).count();
+    let mean = (0..samples).map(|i| mask[(i, 0)]).sum::<f64>() / samples as f64;
+    let p_shown = nb.value("dropout_p", show::short(p));
+    say!(nb, "p = {p_shown}, {samples} entries, all equal to 1, seed {seed}");
+    let ratio = nb.value("keep_ratio", show::num(kept as f64 / samples as f64, 4));
+    let mean = nb.value("dropout_mean", show::num(mean, 4));
+    let scale = nb.value("keep_scale", show::num(1.0 / (1.0 - p), 4));
+    // the kept fraction is a mean of `samples` coin flips: its spread is √(p(1 − p)/n)
+    let spread = (p * (1.0 - p) / samples as f64).sqrt();
+    let spread = nb.value("keep_ratio_sd", show::num(spread, 4));
+    let expected = show::num(1.0 - p, 4);
+    say!(
+        nb,
+        "kept {ratio} of the entries (expected {expected} ± {spread}), each scaled to {scale}"
+    );
+    say!(nb, "mean after dropout {mean} (expected 1)");
+    // evaluation: the same module without a random source is the identity
+    let layer = Dropout::new(p);
+    let params = Params::<f64>::new();
+    let tape = Tape::new(&params);
+    let x = Mat::from_fn(4, 3, |i, j| (i * 3 + j) as f64 * 0.1);
+    let eval = layer.forward(tape.input(x.clone()), None::<&mut Pcg64Mcg>);
+    let same = blocks::max_diff(&eval.value(), &x);
+    let same = nb.value("eval_change", show::sci(same, 1));
+    say!(nb, "evaluation (no random source): max |output − input| = {same}");
+}
+// ANCHOR_END: dropout

@@ -1,0 +1,69 @@
+//! Bad options are refused with a message; other options still print every demo.
+
+use ch08_decoder_masks::{Options, run};
+use clap::Parser;
+use record::Notebook;
+
+#[test]
+fn bad_options_are_refused() {
+    for args in [
+        &["--len", "0"][..],
+        &["--len", "eight"],
+        &["--layers", "13"],
+        &["--dropout", "1"],
+        &["--dropout", "-0.1"],
+        &["--dropout", "nan"],
+        &["--samples", "10"],
+        &["--seed", "-1"],
+        &["--bogus"],
+    ] {
+        let err = Options::try_parse_from(std::iter::once("ch08").chain(args.iter().copied()))
+            .expect_err("refused");
+        assert_eq!(err.exit_code(), 2, "{args:?}");
+    }
+}
+
+#[test]
+fn other_options_print_every_demo_and_keep_the_masks_exact() {
+    let opts = Options::parse_from([
+        "ch08",
+        "--len",
+        "3",
+        "--layers",
+        "1",
+        "--dropout",
+        "0.5",
+        "--samples",
+        "200",
+        "--seed",
+        "7",
+    ]);
+    let mut nb = Notebook::quiet();
+    run(&opts, &mut nb);
+    let anchors: Vec<&str> = nb.demos().iter().map(|d| d.anchor.as_str()).collect();
+    assert_eq!(
+        anchors,
+        [
+            "look_ahead",
+            "future_inputs",
+            "jacobian",
+            "fully_masked_row",
+            "agreement",
+            "cross_attention",
+            "parallel_vs_steps",
+            "padding",
+            "teacher_forcing",
+            "dropout",
+            "exercise_masks",
+            "exercise_masked_count"
+        ]
+    );
+    let all: String = nb.demos().iter().map(|d| d.text.as_str()).collect();
+    assert!(all.contains("1 decoder layers") && all.contains("target of 3 positions"), "{all}");
+    assert!(all.contains("p = 0.5, 200 entries") && all.contains("seed 7"), "{all}");
+    // another seed, the same exact zeros
+    for name in ["weight_above_diagonal", "past_change_masked", "jacobian_future_masked"] {
+        assert_eq!(nb.number(name), 0.0, "{name}");
+    }
+    assert_eq!(nb.shown("keep_scale"), "2.0000");
+}

@@ -1,0 +1,106 @@
+//! Pins everything chapter 08 prints, every value its page quotes and its
+//! figures — and checks that those numbers say what the page says.
+
+use ch08_decoder_masks::{Options, run};
+
+record::book_run!(run, Options);
+
+#[test]
+fn output_values_and_figures_are_pinned() {
+    record::pin!(book_run());
+}
+
+#[test]
+fn the_look_ahead_mask_keeps_the_past_exactly() {
+    assert_eq!(get("first_row_weight"), "1.000");
+    for name in ["weight_above_diagonal", "past_change_masked", "one_change_before"] {
+        assert_eq!(num(name), 0.0, "{name}");
+    }
+    // without the mask the past moves; with it, every later position does
+    assert!(num("past_change_unmasked") > 0.05);
+    assert!(num("one_change_after_min") > 0.05);
+}
+
+#[test]
+fn the_jacobian_is_exactly_zero_above_the_diagonal_and_only_there() {
+    assert_eq!(num("jacobian_future_masked"), 0.0);
+    assert!(num("jacobian_seen_min") > 0.05);
+    assert!(num("jacobian_min_unmasked") > 0.05);
+}
+
+#[test]
+fn a_fully_masked_row_is_uniform_nan_or_zero_depending_on_the_recipe() {
+    assert_eq!(get("uniform_rows_exact"), "true");
+    assert_eq!(get("neg_inf_is_nan"), "true");
+    assert_eq!(get("book_row_sum"), "0.0");
+    // adding −1e9 in f64 keeps the row's own softmax, up to 1e9's rounding
+    let drift = num("added_f64_vs_unmasked");
+    assert!(drift > 0.0 && drift < 1e-6, "{drift}");
+}
+
+#[test]
+fn the_two_decoder_layers_agree_and_cross_attention_sees_everything() {
+    assert!(num("agree_post") < 1e-13 && num("agree_pre") < 1e-13);
+    assert!(num("cross_min_weight") > 0.0);
+    assert!(num("cross_first_moves") > 0.01);
+    let count = |n: &str| get(n).replace(',', "").parse::<usize>().unwrap();
+    let d = 512;
+    assert_eq!(count("params_cross"), 4 * d * d + 4 * d + 2 * d);
+    assert_eq!(
+        count("params_decoder_layer") - count("params_decoder_only_layer"),
+        count("params_cross")
+    );
+}
+
+#[test]
+fn parallel_prefixes_and_cache_give_the_same_numbers_at_different_costs() {
+    assert!(num("prefix_vs_parallel") < 1e-13);
+    assert!(num("cache_vs_parallel") < 1e-13);
+    assert_eq!(get("positions_parallel"), "8");
+    assert_eq!(get("positions_prefixes"), "36");
+    assert_eq!(get("positions_cache"), "8");
+    // the prefixes cost several passes; the cache skips even the masked scores
+    assert!(num("flops_prefix_ratio") > 4.0);
+    assert!(num("flops_cache_ratio") < 1.0);
+}
+
+#[test]
+fn padding_is_invisible_to_the_real_words_and_to_the_loss() {
+    for name in [
+        "weight_on_padding",
+        "padded_vs_alone",
+        "pad_change_masked",
+        "loss_padded_vs_three",
+        "loss_pad_rows_changed",
+    ] {
+        assert!(num(name) < 1e-13, "{name}: {}", get(name));
+    }
+    assert!(num("pad_change_unmasked") > 0.05);
+    assert!(num("unmasked_vs_alone") > 0.05);
+}
+
+#[test]
+fn teacher_forcing_equals_one_pass_per_prefix() {
+    assert!(num("teacher_forcing_diff") < 1e-13);
+    // an untrained model is close to guessing: mean −log P near ln 12
+    let loss = num("teacher_forcing_loss");
+    assert!((1.5..3.5).contains(&loss), "{loss}");
+}
+
+#[test]
+fn dropout_keeps_the_mean_and_is_the_identity_in_evaluation() {
+    assert!((num("keep_ratio") - 0.9).abs() < 0.01);
+    assert!((num("dropout_mean") - 1.0).abs() < 0.02);
+    assert_eq!(get("keep_scale"), "1.1111");
+    assert_eq!(num("eval_change"), 0.0);
+}
+
+#[test]
+fn the_exercises_check_out() {
+    assert_eq!(get("ex_row2_equals_row3"), "true");
+    assert_eq!(get("ex_row3_sum"), "1.000000");
+    assert!(get("ex_row3").ends_with(", 0.000)"), "{}", get("ex_row3"));
+    for s in [4, 8, 512] {
+        assert_eq!(get(&format!("ex_masked_{s}")), get(&format!("ex_formula_{s}")));
+    }
+}
