@@ -37,9 +37,9 @@ const name = (url) => decodeURI(url.replace(BASE, "").replace(/\?[^#]*/, "")) ||
 const pages = (await readdir(ROOT)).filter((f) => f.endsWith(".html") && !SKIP.has(f)).sort();
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  // CI runs as root, where Chromium's sandbox cannot start. No host name
-  // resolves, so nothing can leave even past the interception below.
-  args: ["--no-sandbox", "--lang=en-US", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+  // CI runs as root, where Chromium's sandbox cannot start. No proxy and no
+  // host name resolves, so nothing can leave even past the interception below.
+  args: ["--no-sandbox", "--lang=en-US", "--no-proxy-server", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
   defaultViewport: { width: 1280, height: 800 },
 });
 
