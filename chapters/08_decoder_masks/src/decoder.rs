@@ -41,7 +41,7 @@ pub fn agreement(seed: u64, nb: &mut Notebook) {
 pub fn cross_attention(seed: u64, nb: &mut Notebook) {
     nb.demo(
         "cross_attention",
-        "L17 §8.2 · L6 §3.3 · Cross-attention: Q from the decoder, K and V from the encoder",
+        "L17 04.5 · Cross-attention: Q from the decoder, K and V from the encoder",
     );
     let small = Small::new(seed);
     let keep = causal_mask(N);

@@ -17,17 +17,27 @@ pub fn dropout(p: f64, samples: usize, seed: u64, nb: &mut Notebook) {
     let kept = (0..samples).filter(|&i| mask[(i, 0)] != 0.0).count();
     let mean = (0..samples).map(|i| mask[(i, 0)]).sum::<f64>() / samples as f64;
     let p_shown = nb.value("dropout_p", show::short(p));
-    say!(nb, "p = {p_shown}, {samples} entries, all equal to 1, seed {seed}");
+    let samples_shown = nb.value("dropout_samples", show::grouped(samples));
+    say!(nb, "p = {p_shown}, {samples_shown} entries, all equal to 1, seed {seed}");
     let ratio = nb.value("keep_ratio", show::num(kept as f64 / samples as f64, 4));
     let mean = nb.value("dropout_mean", show::num(mean, 4));
     let scale = nb.value("keep_scale", show::num(1.0 / (1.0 - p), 4));
     // the kept fraction is a mean of `samples` coin flips: its spread is √(p(1 − p)/n)
-    let spread = (p * (1.0 - p) / samples as f64).sqrt();
-    let spread = nb.value("keep_ratio_sd", show::num(spread, 4));
+    let sd = |p: f64| (p * (1.0 - p) / samples as f64).sqrt();
+    let z = (kept as f64 / samples as f64 - (1.0 - p)).abs() / sd(p);
+    let spread = nb.value("keep_ratio_sd", show::num(sd(p), 4));
+    let z = nb.value("keep_ratio_z", show::num(z, 1));
     let expected = show::num(1.0 - p, 4);
     say!(
         nb,
-        "kept {ratio} of the entries (expected {expected} ± {spread}), each scaled to {scale}"
+        "kept {ratio} of the entries (expected {expected} ± {spread}: {z} sd off), each scaled to {scale}"
+    );
+    // the lecture's kept fraction at p = 0.1, as if it came from as many entries
+    let lecture = (0.8994_f64 - 0.9).abs() / sd(0.1);
+    let lecture = nb.value("lecture_keep_ratio_z", show::num(lecture, 1));
+    say!(
+        nb,
+        "the lecture's 0.8994 at p = 0.1, over {samples_shown} entries, would be {lecture} sd off"
     );
     say!(nb, "mean after dropout {mean} (expected 1)");
     // evaluation: the same module without a random source is the identity

@@ -37,7 +37,7 @@ fn jacobian_norms(small: &Small, keep: Option<&Mat<f64>>) -> Vec<Vec<f64>> {
 
 // ANCHOR: jacobian
 pub fn jacobian(seed: u64, nb: &mut Notebook) {
-    nb.demo("jacobian", "L17 04.4 · ‖∂out_t/∂in_s‖ of a whole decoder layer, exact");
+    nb.demo("jacobian", "L17 04.4 · ‖∂out_t/∂in_s‖ of a whole Post-LN decoder layer, exact");
     let small = Small::new(seed);
     let keep = causal_mask(N);
     let with = jacobian_norms(&small, Some(&keep));
@@ -65,14 +65,17 @@ pub fn jacobian(seed: u64, nb: &mut Notebook) {
     let cols: Vec<&str> = labels.iter().map(String::as_str).collect();
     let rows: Vec<String> = POS.iter().map(|p| format!("out {p}")).collect();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-    for (name, j) in [("jacobian_masked", &with), ("jacobian_unmasked", &without)] {
+    for (name, j, axis) in [
+        ("jacobian_masked", &with, "input s → · with the mask (÷ largest of both)"),
+        ("jacobian_unmasked", &without, "input s → · without the mask (÷ largest of both)"),
+    ] {
         let scaled: Vec<Vec<f64>> = j.iter().map(|r| r.iter().map(|x| x / top).collect()).collect();
         let figure = Heatmap {
             row_labels: &rows,
             col_labels: &cols,
             values: &scaled,
             row_axis: "output t ↓",
-            col_axis: "input s → (÷ largest)",
+            col_axis: axis,
             decimals: 2,
         };
         nb.figure(name, figure.to_svg());

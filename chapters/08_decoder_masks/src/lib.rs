@@ -61,6 +61,7 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     let seed = opts.seed;
     masks::look_ahead(seed, nb);
     masks::future_inputs(seed, nb);
+    masks::unmasked_size(seed, nb);
     jacobian::jacobian(seed, nb);
     masks::fully_masked_row(nb);
     decoder::agreement(seed, nb);

@@ -2,6 +2,7 @@
 //! the weights it leaves, what changing the future does to the past, and
 //! what a row with every key masked turns into.
 
+use autograd::{Params, Tape};
 use blocks::layers::causal_mask;
 use blocks::{max_diff, softmax_rows_masked, worse};
 use faer::Mat;
@@ -22,7 +23,7 @@ pub fn look_ahead(seed: u64, nb: &mut Notebook) {
     }
     let (_, heads) = small.forward(&small.y, Some(&keep));
     let weights = &heads[0]; // head 0 of the self-attention, (N, N)
-    say!(nb, "self-attention weights, head 0, of a random decoder layer (seed {seed}):");
+    say!(nb, "self-attention weights, head 0, of a random Post-LN decoder layer (seed {seed}):");
     for line in show::table(weights.as_ref(), &POS, &POS, 3) {
         say!(nb, "  {line}");
     }
@@ -87,6 +88,45 @@ pub fn future_inputs(seed: u64, nb: &mut Notebook) {
 }
 // ANCHOR_END: future_inputs
 
+// ANCHOR: unmasked_size
+pub fn unmasked_size(seed: u64, nb: &mut Notebook) {
+    nb.demo("unmasked_size", "L17 04.4 · What sets the size of the change without the mask");
+    let (layers, factors) = (10, [1.0, 2.0, 4.0, 8.0]); // layers: seeds seed, seed + 1, …
+    nb.value("size_layers", layers.to_string());
+    nb.value("size_top_factor", show::short(factors[factors.len() - 1]));
+    // max |Δ output| at positions 0..2, no mask, when 3 and 4 get `fresh`
+    let past_change = |small: &Small, fresh: &Mat<f64>| {
+        let mut y_other = small.y.clone();
+        y_other.as_mut().submatrix_mut(3, 0, N - 3, D_MODEL).copy_from(fresh);
+        let (before, after) = (small.forward(&small.y, None).0, small.forward(&y_other, None).0);
+        max_diff(&rows(&before, 0, 3), &rows(&after, 0, 3))
+    };
+    say!(nb, "no mask, positions 3 and 4 replaced: max |Δ output| at positions 0..2");
+    say!(nb, "over {layers} random layers, the self-attention's W^O multiplied by a factor:");
+    say!(nb, "  {:>6}  {:>20}  {:>20}", "factor", "U(±1): mean, max", "N(0, 1): mean, max");
+    for factor in factors {
+        let (mut uniform, mut normal) = (Vec::new(), Vec::new());
+        for i in 0..layers {
+            let small = Small::with_attention_scaled(seed.wrapping_add(i), factor);
+            let mut rng = Pcg64Mcg::seed_from_u64(seed.wrapping_add(i + 1));
+            let fresh = random(N - 3, D_MODEL, &mut rng); // the draw of future_inputs
+            uniform.push(past_change(&small, &fresh));
+            let fresh = blocks::init::normal(N - 3, D_MODEL, 1.0, &mut rng); // N(0, 1)
+            normal.push(past_change(&small, &fresh));
+        }
+        let mut line = format!("  {factor:>6}");
+        for (kind, changes) in [("u", &uniform), ("n", &normal)] {
+            let mean = changes.iter().sum::<f64>() / layers as f64;
+            let max = changes.iter().copied().fold(0.0, worse);
+            let mean = nb.value(&format!("size_{kind}_mean_{factor}"), show::num(mean, 2));
+            let max = nb.value(&format!("size_{kind}_max_{factor}"), show::num(max, 2));
+            line += &format!("  {mean:>9} {max:>10}");
+        }
+        say!(nb, "{line}");
+    }
+}
+// ANCHOR_END: unmasked_size
+
 /// Softmax of one row the plain way: subtract the maximum, exponentiate,
 /// divide by the sum. With every score −∞ the maximum is −∞ too, and
 /// −∞ − (−∞) is NaN.
@@ -97,11 +137,53 @@ fn plain_softmax(scores: &[f64]) -> Vec<f64> {
     e.iter().map(|x| x / sum).collect()
 }
 
+// ANCHOR: masked_row_gradients
+/// Two queries through autograd, `scores = x·W` (2, 4) with W shared, the
+/// second query's keys all masked — the book's way (a keep row of zeros) or
+/// by adding −∞. Returns that row's weights and the largest |gradient| of
+/// one loss over both queries that reaches the second query.
+fn masked_row_gradient(minus_inf: bool) -> (Vec<f64>, f64) {
+    let mut params = Params::<f64>::new();
+    let x = params.add("x", Mat::from_fn(2, 3, |i, j| 0.5 - 0.3 * (i + 2 * j) as f64)); // (2, 3)
+    let w = params.add("w", Mat::from_fn(3, 4, |i, j| 0.2 * (i + j) as f64 - 0.3)); // (3, 4)
+    let tape = Tape::new(&params);
+    let scores = tape.param(x).matmul(tape.param(w)); // (2, 4)
+    let weights = if minus_inf {
+        let add = Mat::from_fn(2, 4, |i, _| if i == 1 { f64::NEG_INFINITY } else { 0.0 });
+        scores.add(tape.input(add)).softmax_rows(None)
+    } else {
+        let keep = Mat::from_fn(2, 4, |i, _| if i == 1 { 0.0 } else { 1.0 });
+        scores.softmax_rows(Some(&keep))
+    };
+    let values = Mat::from_fn(2, 4, |i, j| (1 + i + j) as f64); // what the weights pick from
+    let grads = tape.backward(weights.mul(tape.input(values)).sum());
+    let dx = grads.get(x).expect("x is a parameter"); // (2, 3)
+    let row = (0..4).map(|j| weights.value()[(1, j)]).collect();
+    (row, (0..3).map(|j| dx[(1, j)].abs()).fold(0.0, worse))
+}
+
+/// The plain softmax's weights (2, 4) — the second row NaN, as −∞ leaves it
+/// — times values `keys·W^V` with W^V shared by both queries: how many of
+/// the entries of ∂loss/∂W^V are NaN, and of how many.
+fn nan_row_gradient(weights: &Mat<f64>) -> (usize, usize) {
+    let mut params = Params::<f64>::new();
+    let w_v = params.add("w_v", Mat::from_fn(3, 2, |i, j| 0.1 * (i + 3 * j) as f64 - 0.2));
+    let tape = Tape::new(&params);
+    let keys = Mat::from_fn(4, 3, |i, j| 0.25 * (i as f64) - 0.1 * (j as f64)); // (4, 3)
+    let values = tape.input(keys).matmul(tape.param(w_v)); // (4, 2)
+    let context = tape.input(weights.clone()).matmul(values); // (2, 2)
+    let grads = tape.backward(context.sum());
+    let dw = grads.get(w_v).expect("W^V is a parameter"); // (3, 2)
+    let all: Vec<f64> = (0..3).flat_map(|i| (0..2).map(move |j| (i, j))).map(|p| dw[p]).collect();
+    (all.iter().filter(|g| g.is_nan()).count(), all.len())
+}
+// ANCHOR_END: masked_row_gradients
+
 // ANCHOR: fully_masked_row
 pub fn fully_masked_row(nb: &mut Notebook) {
     nb.demo(
         "fully_masked_row",
-        "A query whose every key is masked: −1e9, −∞, and the book's softmax",
+        "L17 04.4 · L6 01.3 · A query whose every key is masked: −1e9, −∞, the book's softmax",
     );
     let scores = [1.3, -0.4, 2.1, 0.2]; // one query's scores; its mask is all 0
     let added: Vec<f64> = scores.iter().map(|s| s - 1e9).collect(); // s + (1 − 0)·(−1e9)
@@ -130,5 +212,23 @@ pub fn fully_masked_row(nb: &mut Notebook) {
     nb.value("neg_inf_is_nan", rows[4].1.iter().all(|w| w.is_nan()).to_string());
     nb.value("book_row_sum", show::num((0..4).map(|j| book[(0, j)]).sum(), 1));
     say!(nb, "added in f64, the row keeps its own shape: max |Δ| from no mask = {drift}");
+    say!(nb, "autograd, two queries, the second fully masked, one loss over both:");
+    for (label, name, minus_inf) in [("keep row of 0", "keep", false), ("add −∞", "inf", true)]
+    {
+        let (row, to_query) = masked_row_gradient(minus_inf);
+        let sum = nb.value(&format!("autograd_sum_{name}"), show::num(row.iter().sum(), 1));
+        let grad = nb.value(&format!("autograd_grad_{name}"), show::sci(to_query, 1));
+        let row = show::tuple(row, 4);
+        say!(nb, "  {label:<13} → weights {row} (sum {sum}); gradient into it {grad}");
+    }
+    // the plain softmax's NaN row, then weights × values with a shared W^V
+    let weights = Mat::from_fn(2, 4, |i, j| if i == 0 { rows[0].1[j] } else { rows[4].1[j] });
+    let (nan, all) = nan_row_gradient(&weights);
+    let nan = nb.value("nan_grad_entries", nan.to_string());
+    let all = nb.value("grad_entries", all.to_string());
+    say!(
+        nb,
+        "plain softmax with −∞: NaN entries in the gradient of the shared W^V: {nan} of {all}"
+    );
 }
 // ANCHOR_END: fully_masked_row

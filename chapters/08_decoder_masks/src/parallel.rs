@@ -24,6 +24,17 @@ struct Stack {
 }
 
 impl Stack {
+    /// Each layer's cross-attention keys and values, (s_src, d_model) each:
+    /// they depend on the memory alone.
+    fn cross_kv(&self, tape: &Tape<f64>) -> Vec<(Mat<f64>, Mat<f64>)> {
+        let memory = tape.input(self.memory.clone());
+        let project = |w: &autograd::nn::Linear| w.forward(memory).value().clone();
+        self.layers
+            .iter()
+            .map(|l| (project(&l.cross_attn.w_k), project(&l.cross_attn.w_v)))
+            .collect()
+    }
+
     /// Every row of `y` (S, d) at once, under the look-ahead mask.
     fn parallel(&self, y: &Mat<f64>) -> Mat<f64> {
         let tape = Tape::new(&self.params);
@@ -39,16 +50,7 @@ impl Stack {
     /// 0..t left in each layer's cache, and adds its own.
     fn cached(&self, y: &Mat<f64>) -> Mat<f64> {
         let tape = Tape::new(&self.params);
-        let memory = tape.input(self.memory.clone());
-        let cross: Vec<(Mat<f64>, Mat<f64>)> = self
-            .layers
-            .iter()
-            .map(|l| {
-                let k = l.cross_attn.w_k.forward(memory).value().clone();
-                let v = l.cross_attn.w_v.forward(memory).value().clone();
-                (k, v)
-            })
-            .collect();
+        let cross = self.cross_kv(&tape); // once, for every step
         let mut caches = vec![KvCache::default(); self.layers.len()];
         let mut out = Mat::zeros(y.nrows(), y.ncols());
         for t in 0..y.nrows() {
@@ -98,8 +100,21 @@ pub fn parallel_vs_steps(len: usize, n_layers: usize, seed: u64, nb: &mut Notebo
     let cache_diff = nb.value("cache_vs_parallel", show::sci(max_diff(&cached, &all), 1));
     say!(nb, "prefix passes vs one causal pass: max |Δ| = {prefix_diff}");
     say!(nb, "KV cache vs one causal pass:      max |Δ| = {cache_diff}");
+    // the memory's keys and values: once per pass, so `len` times by prefixes
+    let kv = counting(|| stack.cross_kv(&Tape::new(&stack.params))).1.flops;
     let rows_run = [len, len * (len + 1) / 2, len];
-    say!(nb, "{:<22}{:>8}{:>18}{:>16}", "", "passes", "positions run", "product FLOPs");
+    let kv_runs = [kv, len as u64 * kv, kv];
+    say!(
+        nb,
+        "{:<21}{:>7}{:>11}{:>14}{:>13}{:>12}",
+        "",
+        "passes",
+        "positions",
+        "FLOPs",
+        "memory K,V",
+        "the rest"
+    );
+    let mut rest = [0; 3];
     for (i, (label, name, passes, flops)) in [
         ("one causal pass", "parallel", 1, parallel.flops),
         ("prefix by prefix", "prefixes", len, prefixes.flops),
@@ -108,14 +123,30 @@ pub fn parallel_vs_steps(len: usize, n_layers: usize, seed: u64, nb: &mut Notebo
     .into_iter()
     .enumerate()
     {
+        rest[i] = flops - kv_runs[i];
         let positions = nb.value(&format!("positions_{name}"), rows_run[i].to_string());
         let flops = nb.value(&format!("flops_{name}"), show::grouped(flops as usize));
-        say!(nb, "{label:<22}{passes:>8}{positions:>18}{flops:>16}");
+        let kv = nb.value(&format!("flops_kv_{name}"), show::grouped(kv_runs[i] as usize));
+        let other = nb.value(&format!("flops_rest_{name}"), show::grouped(rest[i] as usize));
+        say!(nb, "{label:<21}{passes:>7}{positions:>11}{flops:>14}{kv:>13}{other:>12}");
     }
-    let ratio = prefixes.flops as f64 / parallel.flops as f64;
-    nb.value("flops_prefix_ratio", show::num(ratio, 2));
-    let cache_ratio = cache.flops as f64 / parallel.flops as f64;
-    nb.value("flops_cache_ratio", show::num(cache_ratio, 2));
+    let ratio = |a: u64, b: u64| show::num(a as f64 / b as f64, 2);
+    let prefix_ratio = nb.value("flops_prefix_ratio", ratio(prefixes.flops, parallel.flops));
+    let rest_ratio = nb.value("flops_rest_ratio", ratio(rest[1], rest[0]));
+    let positions_ratio = nb.value("positions_ratio", show::num((len + 1) as f64 / 2.0, 2));
+    say!(nb, "prefixes / causal pass: all FLOPs {prefix_ratio}, positions {positions_ratio},");
+    say!(nb, "  FLOPs without the memory's K,V {rest_ratio}");
+    nb.value("flops_cache_ratio", ratio(cache.flops, parallel.flops));
+    // the scores above the diagonal: a dot product of d_h and a weight × value row
+    // each, per head and layer — computed by the causal pass, never by the cache
+    let masked = len * (len - 1) / 2;
+    let skipped = masked * 2 * (d_model / heads) * heads * 2 * n_layers;
+    let masked = nb.value("masked_scores", masked.to_string());
+    nb.value("masked_share", show::num(100.0 * (len - 1) as f64 / (2 * len) as f64, 1));
+    let skipped = nb.value("flops_masked_scores", show::grouped(skipped));
+    let saved =
+        nb.value("flops_cache_saves", show::grouped((parallel.flops - cache.flops) as usize));
+    say!(nb, "causal pass − cache = {saved}; the {masked} masked scores cost {skipped}");
 }
 // ANCHOR_END: parallel_vs_steps
 
@@ -147,7 +178,8 @@ pub fn teacher_forcing(seed: u64, nb: &mut Notebook) {
     }
     let worst = nb.value("teacher_forcing_diff", show::sci(worst, 1));
     let loss = nb.value("teacher_forcing_loss", show::num(total / len as f64, 4));
-    say!(nb, "max |Δ log P| between the two ways: {worst}; forward passes 1 vs {len}");
+    let passes = nb.value("teacher_forcing_passes", len.to_string());
+    say!(nb, "max |Δ log P| between the two ways: {worst}; forward passes 1 vs {passes}");
     let uniform = nb.value("guess_loss", show::num(libm::log(vocab as f64), 4));
     say!(
         nb,

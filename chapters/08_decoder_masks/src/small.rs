@@ -1,6 +1,7 @@
 //! The small decoder layer the mask demos look into: d_model 16, 2 heads,
-//! d_ff 64, Post-LN, a target of 5 positions and an encoder output
-//! ("memory") of 6, all random. Small enough to print every weight.
+//! d_ff 64, Post-LN (LayerNorm after each residual sum), a target of 5
+//! positions and an encoder output ("memory") of 6, all random. Small
+//! enough to print every weight.
 
 use autograd::nn::{DecoderLayer, DecoderWeights, Norm};
 use autograd::{Params, Tape};
@@ -43,6 +44,15 @@ impl Small {
         let y = random(N, D_MODEL, &mut rng);
         let memory = random(N_SRC, D_MODEL, &mut rng);
         Small { params, layer, y, memory }
+    }
+
+    /// The same layer with its self-attention's output projection W^O
+    /// multiplied by `factor`: a larger share of the residual sum.
+    pub fn with_attention_scaled(seed: u64, factor: f64) -> Self {
+        let mut small = Small::new(seed);
+        let w_o = &mut small.params.get_mut(small.layer.self_attn.w_o.w).value;
+        *w_o = Mat::from_fn(w_o.nrows(), w_o.ncols(), |i, j| factor * w_o[(i, j)]);
+        small
     }
 
     /// The layer's output (N, d_model) for input `y`, self-attention under

@@ -46,6 +46,7 @@ fn other_options_print_every_demo_and_keep_the_masks_exact() {
         [
             "look_ahead",
             "future_inputs",
+            "unmasked_size",
             "jacobian",
             "fully_masked_row",
             "agreement",

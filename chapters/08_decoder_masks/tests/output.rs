@@ -22,6 +22,21 @@ fn the_look_ahead_mask_keeps_the_past_exactly() {
 }
 
 #[test]
+fn without_the_mask_the_change_is_set_by_the_attention_branch() {
+    // the input distribution moves the mean change a little
+    let (u, n) = (num("size_u_mean_1"), num("size_n_mean_1"));
+    assert!(n / u > 0.67 && n / u < 1.5, "{u} {n}");
+    // a larger W^O moves it a lot, almost in proportion at first, then less
+    let means: Vec<f64> = [1, 2, 4, 8].iter().map(|f| num(&format!("size_u_mean_{f}"))).collect();
+    assert!(means.windows(2).all(|w| w[1] > w[0]), "{means:?}");
+    assert!(means[1] / means[0] > 1.6, "{means:?}");
+    assert!(means[3] / means[2] < means[1] / means[0], "{means:?}");
+    assert!(means[3] > 3.0 * means[0], "{means:?}");
+    // the lecture's order of magnitude (2.74) only with the largest factor
+    assert!(num("size_u_max_8") > 1.0 && num("size_u_max_1") < 1.0);
+}
+
+#[test]
 fn the_jacobian_is_exactly_zero_above_the_diagonal_and_only_there() {
     assert_eq!(num("jacobian_future_masked"), 0.0);
     assert!(num("jacobian_seen_min") > 0.05);
@@ -36,6 +51,13 @@ fn a_fully_masked_row_is_uniform_nan_or_zero_depending_on_the_recipe() {
     // adding −1e9 in f64 keeps the row's own softmax, up to 1e9's rounding
     let drift = num("added_f64_vs_unmasked");
     assert!(drift > 0.0 && drift < 1e-6, "{drift}");
+    // autograd: zeros and no gradient, with a keep row of 0 and even with −∞ added
+    for case in ["keep", "inf"] {
+        assert_eq!(get(&format!("autograd_sum_{case}")), "0.0");
+        assert_eq!(num(&format!("autograd_grad_{case}")), 0.0);
+    }
+    // the plain softmax's NaN row poisons every entry of a shared gradient
+    assert_eq!(get("nan_grad_entries"), get("grad_entries"));
 }
 
 #[test]
@@ -62,6 +84,13 @@ fn parallel_prefixes_and_cache_give_the_same_numbers_at_different_costs() {
     // the prefixes cost several passes; the cache skips even the masked scores
     assert!(num("flops_prefix_ratio") > 4.0);
     assert!(num("flops_cache_ratio") < 1.0);
+    let count = |n: &str| get(n).replace(',', "").parse::<u64>().unwrap();
+    // above the ratio of positions only because each pass re-projects the memory
+    assert!(num("flops_prefix_ratio") > num("positions_ratio"));
+    assert!(num("flops_rest_ratio") < num("positions_ratio"));
+    // what the cache saves is exactly the masked scores' products
+    assert_eq!(count("flops_parallel") - count("flops_cache"), count("flops_masked_scores"));
+    assert_eq!(get("masked_scores"), "28");
 }
 
 #[test]
@@ -93,6 +122,8 @@ fn dropout_keeps_the_mean_and_is_the_identity_in_evaluation() {
     assert!((num("dropout_mean") - 1.0).abs() < 0.02);
     assert_eq!(get("keep_scale"), "1.1111");
     assert_eq!(num("eval_change"), 0.0);
+    // both kept fractions lie within two standard deviations of 0.9
+    assert!(num("keep_ratio_z") < 2.0 && num("lecture_keep_ratio_z") < 2.0);
 }
 
 #[test]
