@@ -2,11 +2,9 @@
 //! four ways of giving positions, the training itself, and what a model that
 //! sees the input only as a bag of symbols could score.
 
-use autograd::data::{BOS, reversal};
+use autograd::data::BOS;
 use autograd::nn::{Positions, Seq2SeqConfig};
-use autograd::train::{Recipe, reversal_run};
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
+use autograd::train::{Recipe, reversal_run, test_set};
 use rayon::prelude::*;
 use record::{Notebook, say, show};
 
@@ -83,8 +81,8 @@ pub fn train(kinds: &[Kind], len: usize, steps: u32, seeds: &[u64]) -> Vec<Run> 
         .map(|&(kind, seed)| {
             let (model, params, trained) =
                 reversal_run(kind.config(recipe.vocab(), len), &recipe, seed);
-            // the same test sequences reversal_run decoded (seed + 200)
-            let test = test_set(len, &recipe, seed);
+            // the same test sequences reversal_run decoded
+            let test = test_set(&recipe, seed);
             let got = model.generate(&params, &test.src, recipe.test, len, BOS, true).tokens;
             let (mut modal, mut permuted) = (0, 0);
             for (src, out) in test.src.chunks(len).zip(got.chunks(len)) {
@@ -140,11 +138,6 @@ pub fn table(prefix: &str, runs: &[Run], seeds: &[u64], nb: &mut Notebook) {
     }
 }
 
-/// The test sequences of the run with `seed`.
-fn test_set(len: usize, recipe: &Recipe, seed: u64) -> autograd::data::Reversal {
-    reversal(&mut Pcg64Mcg::seed_from_u64(seed + 200), recipe.test, len, recipe.symbols)
-}
-
 /// What the bag of symbols allows on the test sequences of the run with
 /// `seed`, as token accuracies and as training losses (teacher forcing):
 /// `most_frequent` always answers the input's most frequent symbol;
@@ -162,7 +155,7 @@ pub struct Baselines {
 
 pub fn baselines(len: usize, seed: u64) -> Baselines {
     let recipe = Recipe::reversal(len, 1);
-    let test = test_set(len, &recipe, seed);
+    let test = test_set(&recipe, seed);
     let (mut right, mut order, mut bag, mut left) = (0, 0.0, 0.0, 0.0);
     for (src, tgt) in test.src.chunks(len).zip(test.tgt_out.chunks(len)) {
         let m = mode(src, recipe.vocab());

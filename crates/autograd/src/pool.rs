@@ -71,6 +71,14 @@ pub fn give<T: Real>(m: Mat<T>) {
     });
 }
 
+/// Drop every spare matrix of this thread. The pool keeps up to [`KEEP`]
+/// of each shape it has seen, for as long as the thread lives: a thread
+/// that goes on to other shapes (the next run of an experiment, say) can
+/// hand the memory back first.
+pub fn clear() {
+    POOLS.with(|pools| pools.borrow_mut().clear());
+}
+
 /// Run `f` with the pool switched off on this thread: every matrix is
 /// allocated anew and dropped when done — to show that the pool changes
 /// nothing but speed.

@@ -7,8 +7,8 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use crate::data::{BOS, FIRST_SYMBOL, reversal};
-use crate::nn::{Seq2Seq, Seq2SeqConfig};
+use crate::data::{BOS, FIRST_SYMBOL, Reversal, reversal};
+use crate::nn::{GruSeq2Seq, Seq2Seq, Seq2SeqConfig};
 use crate::optim::{Adam, Optimizer, linear_warmup};
 use crate::{Params, Real, Smoothing, Tape, Var};
 
@@ -64,6 +64,8 @@ pub struct Trained {
     /// sequences right in every position.
     pub token_accuracy: f64,
     pub sequence_accuracy: f64,
+    /// Share of test sequences right at each output position.
+    pub position_accuracy: Vec<f64>,
 }
 
 impl Trained {
@@ -82,9 +84,114 @@ impl Trained {
     }
 }
 
-/// Train a model of shape `cfg` (its vocabulary is set from the recipe) on
-/// reversal. `seed` draws the initial weights; `seed + 100` the training
-/// batches; `seed + 200` the test sequences.
+/// A model the reversal experiment can train and test: teacher-forced
+/// logits for training, greedy generation for testing.
+pub trait Translator {
+    /// Logits (B·S_t, vocab) for teacher-forced targets; ids batch-major.
+    fn logits<'t>(
+        &self,
+        tape: &'t Tape<f32>,
+        src: &[usize],
+        tgt_in: &[usize],
+        batch: usize,
+    ) -> Var<'t, f32>;
+    /// `steps` greedily generated tokens per source, batch-major.
+    fn greedy(&self, params: &Params<f32>, src: &[usize], batch: usize, steps: usize)
+    -> Vec<usize>;
+}
+
+impl Translator for Seq2Seq {
+    fn logits<'t>(
+        &self,
+        tape: &'t Tape<f32>,
+        src: &[usize],
+        tgt_in: &[usize],
+        batch: usize,
+    ) -> Var<'t, f32> {
+        self.forward(tape, src, tgt_in, batch).expect("positions fit").logits
+    }
+    /// With the KV cache.
+    fn greedy(
+        &self,
+        params: &Params<f32>,
+        src: &[usize],
+        batch: usize,
+        steps: usize,
+    ) -> Vec<usize> {
+        self.generate(params, src, batch, steps, BOS, true).tokens
+    }
+}
+
+impl Translator for GruSeq2Seq {
+    fn logits<'t>(
+        &self,
+        tape: &'t Tape<f32>,
+        src: &[usize],
+        tgt_in: &[usize],
+        batch: usize,
+    ) -> Var<'t, f32> {
+        self.forward(tape, src, tgt_in, batch).0
+    }
+    fn greedy(
+        &self,
+        params: &Params<f32>,
+        src: &[usize],
+        batch: usize,
+        steps: usize,
+    ) -> Vec<usize> {
+        self.generate(params, src, batch, steps, BOS).tokens
+    }
+}
+
+// ANCHOR: train_reversal
+/// Train `model` (its parameters in `params`, already initialised) on
+/// reversal, then decode new sequences greedily. `seed + 100` draws the
+/// training batches and `seed + 200` the test sequences, so models trained
+/// with one seed see the same data.
+pub fn train_reversal(
+    model: &impl Translator,
+    params: &mut Params<f32>,
+    recipe: &Recipe,
+    seed: u64,
+) -> Trained {
+    let mut adam = Adam::new(params, recipe.lr, 0.9, 0.999, 1e-8);
+    let mut data = Pcg64Mcg::seed_from_u64(seed + 100);
+    let (b, len) = (recipe.batch, recipe.len);
+    let mut losses = Vec::with_capacity(recipe.steps as usize);
+    for t in 1..=recipe.steps {
+        let batch = reversal(&mut data, b, len, recipe.symbols);
+        adam.lr = linear_warmup(t, recipe.warmup, recipe.lr);
+        let loss = step(params, &mut adam, |tape| {
+            let logits = model.logits(tape, &batch.src, &batch.tgt_in, b);
+            logits.cross_entropy(&batch.tgt_out, None, Smoothing::None)
+        });
+        losses.push(f64::from(loss));
+    }
+    let test = test_set(recipe, seed);
+    let got = model.greedy(params, &test.src, recipe.test, len);
+    // the run's matrices are done with; another run on this thread has its own shapes
+    crate::pool::clear();
+    let right: Vec<bool> = got.iter().zip(&test.tgt_out).map(|(a, b)| a == b).collect();
+    let position_accuracy = (0..len)
+        .map(|t| right.chunks(len).filter(|c| c[t]).count() as f64 / recipe.test as f64)
+        .collect();
+    Trained {
+        losses,
+        token_accuracy: right.iter().filter(|&&r| r).count() as f64 / right.len() as f64,
+        sequence_accuracy: right.chunks(len).filter(|c| c.iter().all(|&r| r)).count() as f64
+            / recipe.test as f64,
+        position_accuracy,
+    }
+}
+// ANCHOR_END: train_reversal
+
+/// The test sequences of a run with this seed.
+pub fn test_set(recipe: &Recipe, seed: u64) -> Reversal {
+    reversal(&mut Pcg64Mcg::seed_from_u64(seed + 200), recipe.test, recipe.len, recipe.symbols)
+}
+
+/// Train a Transformer of shape `cfg` (its vocabulary is set from the
+/// recipe) on reversal; `seed` draws its initial weights.
 pub fn reversal_run(
     cfg: Seq2SeqConfig,
     recipe: &Recipe,
@@ -93,27 +200,6 @@ pub fn reversal_run(
     let cfg = Seq2SeqConfig { vocab: recipe.vocab(), ..cfg };
     let mut params = Params::<f32>::new();
     let model = Seq2Seq::new(&mut params, cfg, &mut Pcg64Mcg::seed_from_u64(seed));
-    let mut adam = Adam::new(&params, recipe.lr, 0.9, 0.999, 1e-8);
-    let mut data = Pcg64Mcg::seed_from_u64(seed + 100);
-    let (b, len) = (recipe.batch, recipe.len);
-    let mut losses = Vec::with_capacity(recipe.steps as usize);
-    for t in 1..=recipe.steps {
-        let batch = reversal(&mut data, b, len, recipe.symbols);
-        adam.lr = linear_warmup(t, recipe.warmup, recipe.lr);
-        let loss = step(&mut params, &mut adam, |tape| {
-            let out = model.forward(tape, &batch.src, &batch.tgt_in, b).expect("positions fit");
-            out.logits.cross_entropy(&batch.tgt_out, None, Smoothing::None)
-        });
-        losses.push(f64::from(loss));
-    }
-    let test = reversal(&mut Pcg64Mcg::seed_from_u64(seed + 200), recipe.test, len, recipe.symbols);
-    let got = model.generate(&params, &test.src, recipe.test, len, BOS, true).tokens;
-    let right: Vec<bool> = got.iter().zip(&test.tgt_out).map(|(a, b)| a == b).collect();
-    let trained = Trained {
-        losses,
-        token_accuracy: right.iter().filter(|&&r| r).count() as f64 / right.len() as f64,
-        sequence_accuracy: right.chunks(len).filter(|c| c.iter().all(|&r| r)).count() as f64
-            / recipe.test as f64,
-    };
+    let trained = train_reversal(&model, &mut params, recipe, seed);
     (model, params, trained)
 }

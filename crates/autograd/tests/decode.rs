@@ -2,7 +2,7 @@
 //! one position at a time, with and without a KV cache (f64, ≤ 1e-12).
 
 use autograd::data::{BOS, FIRST_SYMBOL};
-use autograd::nn::{Norm, Positions, Seq2Seq, Seq2SeqConfig};
+use autograd::nn::{GruSeq2Seq, Norm, Positions, Seq2Seq, Seq2SeqConfig};
 use autograd::{Params, Tape};
 use blocks::worse;
 use rand::{RngExt, SeedableRng};
@@ -53,6 +53,38 @@ fn one_causal_pass_equals_step_by_step_generation() {
         }
         println!(
             "{norm:?}, {positions:?}: one causal pass vs step by step (plain and KV cache): max |Δ| = {worst:.2e}"
+        );
+        assert!(worst <= 1e-12, "{worst:e}");
+    }
+}
+
+#[test]
+fn gru_teacher_forcing_equals_step_by_step_generation() {
+    let (batch, len, vocab) = (3, 6, FIRST_SYMBOL + 10);
+    for attention in [false, true] {
+        let mut rng = Pcg64Mcg::seed_from_u64(22);
+        let mut params = Params::<f64>::new();
+        let model = GruSeq2Seq::new(&mut params, vocab, 8, 12, attention, &mut rng);
+        let src: Vec<usize> =
+            (0..batch * len).map(|_| rng.random_range(FIRST_SYMBOL..vocab)).collect();
+        let got = model.generate(&params, &src, batch, len, BOS);
+        let tgt_in: Vec<usize> = (0..batch)
+            .flat_map(|b| {
+                std::iter::once(BOS).chain(got.tokens[b * len..b * len + len - 1].iter().copied())
+            })
+            .collect();
+        let tape = Tape::new(&params);
+        let logits = model.forward(&tape, &src, &tgt_in, batch).0.value().clone();
+        let mut worst: f64 = 0.0;
+        for t in 0..len {
+            for b in 0..batch {
+                for j in 0..vocab {
+                    worst = worse(worst, (logits[(b * len + t, j)] - got.logits[t][(b, j)]).abs());
+                }
+            }
+        }
+        println!(
+            "GRU, attention {attention}: teacher forcing vs step by step: max |Δ| = {worst:.2e}"
         );
         assert!(worst <= 1e-12, "{worst:e}");
     }

@@ -1,4 +1,5 @@
-//! Greedy generation, one position at a time, with or without a KV cache.
+//! Greedy generation, one position at a time: the Transformer with or
+//! without a KV cache, and the GRU encoder–decoders.
 //!
 //! Training runs the decoder on the whole target at once (teacher forcing
 //! with a causal mask). Generation cannot: position `t + 1` needs the token
@@ -12,10 +13,11 @@ use faer::Mat;
 
 use crate::nn::attention::MultiHeadAttention;
 use crate::nn::attention::attend;
+use crate::nn::gru::{GruSeq2Seq, batch_major, time_major};
 use crate::nn::positions::sinusoidal;
 use crate::nn::transformer::{Positions, Seq2Seq};
 use crate::nn::transformer_layers::{DecoderLayer, Norm};
-use crate::{Heads, Params, Real, Tape, Var};
+use crate::{Heads, Params, Real, Tape, Var, concat_cols};
 
 /// Keys and values of the positions generated so far, one (B, d) matrix per
 /// position, for one self-attention.
@@ -186,5 +188,55 @@ impl Seq2Seq {
                 x.add(table.gather_rows(&vec![t; ids.len()]))
             }
         }
+    }
+}
+
+impl GruSeq2Seq {
+    /// Greedy generation of `steps` tokens for each of `batch` sources,
+    /// starting from `bos`: the encoder runs once, then the decoder takes
+    /// one GRU step per token from the state it left, attending (if it
+    /// attends) to every encoder state.
+    pub fn generate<T: Real>(
+        &self,
+        params: &Params<T>,
+        src: &[usize],
+        batch: usize,
+        steps: usize,
+        bos: usize,
+    ) -> Generated<T> {
+        let (enc, mut h) = {
+            let tape = Tape::new(params);
+            let ls = src.len() / batch;
+            let src_tm: Vec<usize> = time_major(batch, ls).iter().map(|&r| src[r]).collect();
+            let (enc, last) =
+                self.encoder.forward(self.src_emb.forward(&tape, &src_tm), batch, None);
+            let enc = enc.gather_rows(&batch_major(batch, ls)); // (B·S_s, H)
+            (enc.value().clone(), last.value().clone())
+        };
+        let mut last = vec![bos; batch];
+        let mut tokens = vec![0; batch * steps];
+        let mut logits = Vec::with_capacity(steps);
+        for t in 0..steps {
+            let tape = Tape::new(params);
+            let x = self.tgt_emb.forward(&tape, &last); // (B, E)
+            let state = self.decoder.cell.step(tape.input(h), self.decoder.cell.project(x)); // (B, H)
+            let feat = match &self.combine {
+                None => state,
+                Some(combine) => {
+                    let e = tape.input(enc.clone());
+                    let a = attend(state, e, e, Heads { batch, heads: 1 }, None, false);
+                    combine.forward(concat_cols(&[a.context, state])).tanh()
+                }
+            };
+            let step_logits = self.out.forward(feat).value().clone(); // (B, vocab)
+            for b in 0..batch {
+                let row = (0..step_logits.ncols()).map(|j| step_logits[(b, j)].f64());
+                last[b] = blocks::argmax(row).expect("a vocabulary of at least one token");
+                tokens[b * steps + t] = last[b];
+            }
+            h = state.value().clone();
+            logits.push(step_logits);
+        }
+        Generated { tokens, logits }
     }
 }
