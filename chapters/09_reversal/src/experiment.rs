@@ -104,8 +104,10 @@ pub fn experiment(setup: &Setup, nb: &mut Notebook) -> Vec<Run> {
         setup.test
     );
     say!(nb, "seeds {:?}: weights = seed, batches = seed + 100, test = seed + 200", setup.seeds);
+    // PAD, BOS and the 10 symbols: the vocabulary does not depend on L
+    let vocab = setup.recipe(setup.lengths[0], setup.steps).vocab();
     for &kind in &setup.models {
-        let count = kind.build(12, 0).1.count();
+        let count = kind.build(vocab, 0).1.count();
         let count = nb.value(&format!("params_{}", kind.tag()), show::grouped(count));
         say!(nb, "  {:<16} {count:>8} parameters", kind.label());
     }
@@ -145,7 +147,44 @@ pub fn experiment(setup: &Setup, nb: &mut Notebook) -> Vec<Run> {
             say!(nb, "{line}");
         }
     }
+    gaps(setup, &runs, nb);
     say!(nb, "{} runs in {elapsed} on {threads} threads", runs.len());
     runs
 }
 // ANCHOR_END: experiment
+
+/// Per-token accuracy: how far apart the models' means are, and how far
+/// apart one model's seeds are: is a difference between models larger
+/// than the spread that changing the seed alone produces?
+fn gaps(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
+    say!(
+        nb,
+        "per-token accuracy: difference of two models' means, spread (max − min) of one model's seeds:"
+    );
+    for &len in &setup.lengths {
+        let tok = |kind| -> Vec<f64> {
+            runs_of(runs, kind, len).iter().map(|r| r.trained.token_accuracy).collect()
+        };
+        let mut cells = Vec::new();
+        for (i, &a) in setup.models.iter().enumerate() {
+            for &b in &setup.models[i + 1..] {
+                let gap = spread(&tok(b)).0 - spread(&tok(a)).0;
+                let name = format!("tok_gap_{}_{}_l{len}", b.tag(), a.tag());
+                cells.push(format!(
+                    "{} − {} {}",
+                    b.label(),
+                    a.label(),
+                    nb.value(&name, show::num(gap, 3))
+                ));
+            }
+        }
+        let mut spreads = Vec::new();
+        for &kind in &setup.models {
+            let (_, lo, hi) = spread(&tok(kind));
+            let name = format!("tok_spread_{}_l{len}", kind.tag());
+            spreads.push(format!("{} {}", kind.label(), nb.value(&name, show::num(hi - lo, 3))));
+        }
+        say!(nb, "  L = {len:<3} between models: {}", cells.join(", "));
+        say!(nb, "  {:<7} between seeds:  {}", "", spreads.join(", "));
+    }
+}

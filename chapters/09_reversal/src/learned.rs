@@ -124,17 +124,25 @@ pub fn what_it_learned(setup: &Setup, runs: &[Run], probe: usize, nb: &mut Noteb
         }
         say!(nb, "Transformer, decoder self-attention (causal; position 0 holds BOS):");
         let causal_uniform = (0..len).map(|t| libm::log((t + 1) as f64)).sum::<f64>() / len as f64;
+        let mut ents = Vec::new();
         for i in 0..heads {
             let w = mean_head(&tape, own, probe, i);
             // row 0 can only look at BOS; the rows after it choose to
             let on_bos = (1..len).map(|t| w[(t, 0)]).sum::<f64>() / (len - 1) as f64;
             let on_bos = nb.value(&format!("bos_h{i}"), show::num(on_bos, 3));
-            let ent = nb.value(
-                &format!("dec_entropy_h{i}"),
-                show::num(mean_entropy(&tape, own, probe, i), 2),
+            // the same average with row 0 (always 1 on BOS) counted in
+            let all = (0..len).map(|t| w[(t, 0)]).sum::<f64>() / len as f64;
+            let all = nb.value(&format!("bos_all_h{i}"), show::num(all, 3));
+            ents.push(mean_entropy(&tape, own, probe, i));
+            let ent = nb.value(&format!("dec_entropy_h{i}"), show::num(ents[i], 2));
+            say!(
+                nb,
+                "  head {i}: weight on BOS (rows 1..) {on_bos}, (all rows) {all}, entropy {ent}"
             );
-            say!(nb, "  head {i}: weight on BOS (rows 1..) {on_bos}, entropy {ent}");
         }
+        let (_, lo, hi) = crate::experiment::spread(&ents);
+        nb.value("dec_entropy_min", show::num(lo, 2));
+        nb.value("dec_entropy_max", show::num(hi, 2));
         let causal_uniform = nb.value("causal_uniform_entropy", show::num(causal_uniform, 2));
         say!(nb, "  (uniform over the visible positions: entropy {causal_uniform} on average)");
         // does any seed grow a head that parks on BOS?
@@ -143,13 +151,22 @@ pub fn what_it_learned(setup: &Setup, runs: &[Run], probe: usize, nb: &mut Noteb
             let tape = Tape::new(&r.params);
             let out = m.forward(&tape, &data.src, &data.tgt_in, probe).expect("positions fit");
             let own = &out.decoder_weights[0].self_attn;
+            // (rows 1.., all rows) of head i
             let on_bos = |i: usize| {
                 let w = mean_head(&tape, own, probe, i);
-                (1..len).map(|t| w[(t, 0)]).sum::<f64>() / (len - 1) as f64
+                let rest = (1..len).map(|t| w[(t, 0)]).sum::<f64>();
+                (rest / (len - 1) as f64, (rest + w[(0, 0)]) / len as f64)
             };
-            let best = (0..heads).map(on_bos).fold(0.0, f64::max);
+            let (best, all) = (0..heads)
+                .map(on_bos)
+                .fold((0.0, 0.0), |(b, a), (x, y)| (f64::max(b, x), f64::max(a, y)));
             let best = nb.value(&format!("bos_max_seed{}", r.seed), show::num(best, 3));
-            say!(nb, "  seed {}: the head that looks at BOS most gives it {best}", r.seed);
+            let all = nb.value(&format!("bos_all_max_seed{}", r.seed), show::num(all, 3));
+            say!(
+                nb,
+                "  seed {}: the head that looks at BOS most gives it {best} (all rows: {all})",
+                r.seed
+            );
         }
         say!(nb, "Transformer, encoder self-attention:");
         let enc = &out.encoder_weights[0];
@@ -188,26 +205,31 @@ fn gru_attention(
     let tape = Tape::new(params);
     let (_, weights) = m.forward(&tape, &data.src, &data.tgt_in, probe);
     let w = weights.expect("the GRU with attention");
-    let (mut mirror, mut next, mut rows) = (0, 0, 0);
+    // counts at step t = 0 and at the steps after it: at t = 0 the mirror
+    // is the last state, and no state comes after it
+    let (mut mirror, mut next) = ([0, 0], [0, 0]);
     for b in 0..probe {
         let h = w.head(&tape, b, 0); // (L, L): decoder step × encoder state
         for t in 0..len {
             let best = blocks::argmax((0..len).map(|s| f64::from(h[(t, s)]))).expect("keys");
             let s = len - 1 - t; // the state that has just read the symbol to copy
-            mirror += usize::from(best == s);
-            next += usize::from(best == s + 1);
-            rows += 1;
+            mirror[usize::from(t > 0)] += usize::from(best == s);
+            next[usize::from(t > 0)] += usize::from(best == s + 1);
         }
     }
-    let share = |n: usize| show::num(100.0 * n as f64 / rows as f64, 1);
+    let share = |n: usize, rows: usize| show::num(100.0 * n as f64 / rows as f64, 1);
+    let (all, later) = (probe * len, probe * (len - 1));
     let ent = nb.value("gru_entropy", show::num(mean_entropy(&tape, &w, probe, 0), 2));
-    let mirror = nb.value("gru_argmax_mirror", share(mirror));
-    let next = nb.value("gru_argmax_next", share(next));
-    say!(
-        nb,
-        "GRU + attention: entropy {ent}; its largest weight sits on the mirror state in {mirror}% of the steps,"
-    );
-    say!(nb, "  on the state after it (which has read one more symbol) in {next}%");
+    let m = nb.value("gru_argmax_mirror", share(mirror[0] + mirror[1], all));
+    let n = nb.value("gru_argmax_next", share(next[0] + next[1], all));
+    let ceiling = nb.value("gru_next_ceiling", share(later, all));
+    say!(nb, "GRU + attention: entropy {ent}; where its largest weight sits, share of all steps:");
+    say!(nb, "  on the mirror state {m}%, on the state after it {n}% (at most {ceiling}%:");
+    say!(nb, "  at t = 0 the mirror is the last state, and nothing comes after it)");
+    let m0 = nb.value("gru_argmax_mirror_t0", share(mirror[0], probe));
+    let m1 = nb.value("gru_argmax_mirror_later", share(mirror[1], later));
+    let n1 = nb.value("gru_argmax_next_later", share(next[1], later));
+    say!(nb, "  step t = 0: on the mirror {m0}%; steps t ≥ 1: on the mirror {m1}%, after it {n1}%");
     nb.figure(
         "gru_attention",
         heatmap(&mean_head(&tape, &w, probe, 0), "output t ↓", "encoder state →"),

@@ -4,7 +4,7 @@
 use record::svg::{LinePlot, Series};
 use record::{Notebook, say, show};
 
-use crate::experiment::{Run, Setup, runs_of};
+use crate::experiment::{Run, Setup, runs_of, spread};
 
 // ANCHOR: by_position
 pub fn by_position(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
@@ -29,6 +29,11 @@ pub fn by_position(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
         }
         let shown: Vec<String> = mean.iter().map(|a| show::num(*a, 2)).collect();
         say!(nb, "  {:<16} {}", kind.label(), shown.join(" "));
+        // the range over the second half: the symbols the encoder read first
+        let (_, lo, hi) = spread(&mean[len / 2..]);
+        let lo = nb.value(&format!("pos_{}_late_min", kind.tag()), show::num(lo, 2));
+        let hi = nb.value(&format!("pos_{}_late_max", kind.tag()), show::num(hi, 2));
+        say!(nb, "  {:<16} t = {}–{}: {lo}–{hi}", "", len / 2, len - 1);
         curves.push((kind, mean));
     }
     let series: Vec<Series> = curves

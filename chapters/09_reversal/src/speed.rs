@@ -67,6 +67,7 @@ pub fn speed(lengths: &[usize], models: &[Kind], nb: &mut Notebook) {
         }
         say!(nb, "{line}");
     }
+    growth(lengths, models, &curves, nb);
     let series: Vec<Series> = models
         .iter()
         .zip(curves)
@@ -80,3 +81,23 @@ pub fn speed(lengths: &[usize], models: &[Kind], nb: &mut Notebook) {
     nb.figure("flops_per_step", plot.to_svg());
 }
 // ANCHOR_END: speed
+
+/// How much each model's FLOPs grow from one length to the next: a cost
+/// linear in L grows by the ratio of the lengths, an L × L term by more.
+fn growth(lengths: &[usize], models: &[Kind], curves: &[Vec<(f64, f64)>], nb: &mut Notebook) {
+    if lengths.len() < 2 {
+        return;
+    }
+    let steps: Vec<String> = lengths.windows(2).map(|w| format!("{}→{}", w[0], w[1])).collect();
+    say!(nb, "GFLOP at one length ÷ at the one before ({}):", steps.join(", "));
+    for (kind, points) in models.iter().zip(curves) {
+        let ratios: Vec<String> = points
+            .windows(2)
+            .map(|w| {
+                let name = format!("gflop_growth_{}_l{}", kind.tag(), w[1].0);
+                nb.value(&name, show::num(w[1].1 / w[0].1, 2))
+            })
+            .collect();
+        say!(nb, "  {:<16} {}", kind.label(), ratios.join(" "));
+    }
+}
