@@ -88,11 +88,19 @@ impl<'t, T: Real> Var<'t, T> {
                 let (rc, zc, nc) =
                     (r.col_as_slice_mut(j), z.col_as_slice_mut(j), n.col_as_slice_mut(j));
                 let (hc, oc) = (h.col_as_slice(j), out.col_as_slice_mut(j));
-                for i in 0..batch {
-                    rc[i] = sigmoid(gir[i] + ghr[i]);
-                    zc[i] = sigmoid(giz[i] + ghz[i]);
-                    nc[i] = (gin[i] + rc[i] * ghn[i]).tanh();
-                    oc[i] = (T::one() - zc[i]) * nc[i] + zc[i] * hc[i];
+                // one pass per gate over equal-length slices: no bounds
+                // checks left, so each loop vectorises
+                for ((r, &a), &g) in rc.iter_mut().zip(gir).zip(ghr) {
+                    *r = sigmoid(a + g);
+                }
+                for ((z, &a), &g) in zc.iter_mut().zip(giz).zip(ghz) {
+                    *z = sigmoid(a + g);
+                }
+                for (((n, &a), &g), &r) in nc.iter_mut().zip(gin).zip(ghn).zip(rc.iter()) {
+                    *n = (a + r * g).tanh();
+                }
+                for (((o, &n), &z), &h) in oc.iter_mut().zip(nc.iter()).zip(zc.iter()).zip(hc) {
+                    *o = (T::one() - z) * n + z * h;
                 }
             }
             out
