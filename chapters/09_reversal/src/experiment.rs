@@ -114,7 +114,10 @@ pub fn experiment(setup: &Setup, nb: &mut Notebook) -> Vec<Run> {
     let start = Instant::now();
     let runs = train_all(setup, &setup.lengths, setup.steps, nb.is_printing());
     let elapsed = nb.timing(start.elapsed());
-    let threads = nb.measured(rayon::current_num_threads().to_string());
+    let threads = match rayon::current_num_threads() {
+        1 => nb.measured("1 thread"),
+        n => nb.measured(format!("{n} threads")),
+    };
     for (title, which) in [("whole-sequence accuracy", "seq"), ("per-token accuracy", "tok")] {
         say!(nb, "{title}, mean (min–max) over {} seeds:", setup.seeds.len());
         let head: String =
@@ -148,7 +151,7 @@ pub fn experiment(setup: &Setup, nb: &mut Notebook) -> Vec<Run> {
         }
     }
     gaps(setup, &runs, nb);
-    say!(nb, "{} runs in {elapsed} on {threads} threads", runs.len());
+    say!(nb, "{} runs in {elapsed} on {threads}", runs.len());
     runs
 }
 // ANCHOR_END: experiment
