@@ -104,6 +104,113 @@ fn every_page_pairs_its_languages() {
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
 
+/// Every figure, or run of figures with only blank lines between them, is
+/// followed by a caption pair numbered `chapter.k`, k = 1, 2, … in page
+/// order, with the same number in both languages; no caption stands alone.
+fn caption_problems(page: &str, chapter: Option<u32>) -> Vec<String> {
+    let lines: Vec<&str> = page.lines().map(str::trim).collect();
+    let is_figure = |t: &str| t.starts_with("{{figure ") && t.ends_with("}}");
+    let mut problems = Vec::new();
+    let (mut next, mut i, mut fence) = (1, 0, false);
+    while i < lines.len() {
+        let t = lines[i];
+        if t.starts_with("```") {
+            fence = !fence;
+        }
+        if fence || !is_figure(t) {
+            if !fence && t.starts_with("<div lang=") && t.contains("class=\"caption\"") {
+                problems.push(format!("line {}: a caption with no figure above it", i + 1));
+            }
+            i += 1;
+            continue;
+        }
+        let first = i + 1;
+        while i < lines.len() && (lines[i].is_empty() || is_figure(lines[i])) {
+            i += 1;
+        }
+        let Some(chapter) = chapter else {
+            problems.push(format!("line {first}: a figure on a page with no chapter number"));
+            continue;
+        };
+        let want = format!("{chapter}.{next}");
+        next += 1;
+        let pair = caption(&lines, i, "zh", "**图 ").and_then(|(zh, end)| {
+            caption(&lines, end, "en", "**Figure ").map(|(en, end)| (zh, en, end))
+        });
+        match pair {
+            Ok((zh, en, end)) => {
+                if zh != want || en != want {
+                    problems.push(format!(
+                        "line {first}: the caption should be numbered {want}, found 图 {zh} / Figure {en}"
+                    ));
+                }
+                i = end;
+            }
+            Err(e) => problems.push(format!("line {first}: {e}")),
+        }
+    }
+    problems
+}
+
+/// The caption block opening at `lines[at]`: its number (what stands between
+/// `label` and the closing `**` of its first line) and the line after `</div>`.
+fn caption(lines: &[&str], at: usize, lang: &str, label: &str) -> Result<(String, usize), String> {
+    let open = format!("<div lang=\"{lang}\" class=\"caption\">");
+    if lines.get(at) != Some(&open.as_str()) {
+        return Err(format!("the figure needs a caption pair; `{open}` should come next"));
+    }
+    let close =
+        (at..lines.len()).find(|&k| lines[k] == "</div>").ok_or("a caption never closes")?;
+    let text = lines[at + 1..close].iter().find(|l| !l.is_empty()).copied().unwrap_or("");
+    let number = text
+        .strip_prefix(label)
+        .and_then(|rest| rest.split_once("**"))
+        .map(|(n, _)| n.to_string())
+        .ok_or_else(|| format!("the {lang} caption should start with `{label}N.k**`: {text}"))?;
+    Ok((number, close + 1))
+}
+
+#[test]
+fn every_figure_has_a_numbered_caption_pair() {
+    let mut problems = Vec::new();
+    for page in pages() {
+        let name = page.file_name().unwrap().to_string_lossy().into_owned();
+        let chapter = name.get(..2).and_then(|n| n.parse().ok());
+        let text = std::fs::read_to_string(&page).unwrap();
+        for p in caption_problems(&text, chapter) {
+            problems.push(format!("{}: {p}", page.display()));
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_caption_check_catches_a_missing_or_misnumbered_caption() {
+    let pair = |zh: &str, en: &str| {
+        format!(
+            "<div lang=\"zh\" class=\"caption\">\n\n**图 {zh}** 说明。\n\n</div>\n<div lang=\"en\" class=\"caption\">\n\n**Figure {en}** Says.\n\n</div>\n"
+        )
+    };
+    let page = |captions: [String; 2]| {
+        format!(
+            "{{{{figure ch08.a}}}}\n\n{{{{figure ch08.b}}}}\n\n{}\ntext\n\n{{{{figure ch08.c}}}}\n{}",
+            captions[0], captions[1]
+        )
+    };
+    let good = page([pair("8.1", "8.1"), pair("8.2", "8.2")]);
+    assert_eq!(caption_problems(&good, Some(8)), Vec::<String>::new());
+    for bad in [
+        page([pair("8.1", "8.1"), pair("8.3", "8.3")]), // skips a number
+        page([pair("8.1", "8.1"), pair("8.2", "8.1")]), // the languages disagree
+        page([pair("7.1", "7.1"), pair("7.2", "7.2")]), // another chapter's number
+        page([pair("8.1", "8.1"), String::new()]),      // a figure without caption
+        page([pair("8.1", "8.1"), pair("8.2", "8.2").replace(" class=\"caption\"", "")]),
+        format!("{}{}", good, pair("8.3", "8.3")), // a caption without figure
+    ] {
+        assert!(!caption_problems(&bad, Some(8)).is_empty(), "accepted:\n{bad}");
+    }
+}
+
 #[test]
 fn the_book_builds_and_is_self_contained() {
     let tmp = TempDir::new();

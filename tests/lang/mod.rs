@@ -8,6 +8,9 @@
 //!   characters mdBook's smart punctuation turns both ASCII quotes into “.
 //! * The two blocks of a pair have the same shape: the same sequence of
 //!   paragraphs, list items, display formulas, table rows and quotes.
+//! * A figure's caption is a pair of the same kind, `<div lang="zh"
+//!   class="caption">` then `<div lang="en" class="caption">`; a caption
+//!   never pairs with a prose block.
 //! * Headings and `<summary>` lines carry both languages as
 //!   `<span lang="zh">…</span> <span lang="en">…</span>`.
 //! * Outside the blocks only headings, code blocks, `{{output …}}`,
@@ -19,8 +22,9 @@ static TAG: std::sync::LazyLock<regex::Regex> =
 
 pub fn check(page: &str) -> Vec<String> {
     let mut problems = Vec::new();
-    let mut blocks: Vec<(String, usize, Vec<String>)> = Vec::new(); // (lang, first line, lines)
-    let mut open: Option<(String, usize, Vec<String>)> = None;
+    // (lang, first line, lines, is a caption)
+    let mut blocks: Vec<(String, usize, Vec<String>, bool)> = Vec::new();
+    let mut open: Option<(String, usize, Vec<String>, bool)> = None;
     let mut fence = false;
     let lines: Vec<&str> = page.lines().collect();
     for (i, &line) in lines.iter().enumerate() {
@@ -28,25 +32,25 @@ pub fn check(page: &str) -> Vec<String> {
         let t = line.trim();
         if t.starts_with("```") {
             fence = !fence;
-            if let Some((_, _, body)) = open.as_mut() {
+            if let Some((_, _, body, _)) = open.as_mut() {
                 body.push(line.to_string());
             }
             continue;
         }
         if fence {
-            if let Some((_, _, body)) = open.as_mut() {
+            if let Some((_, _, body, _)) = open.as_mut() {
                 body.push(line.to_string());
             }
             continue;
         }
-        if let Some(lang) = t.strip_prefix("<div lang=\"").and_then(|r| r.strip_suffix("\">")) {
+        if let Some((lang, caption)) = block_tag(t) {
             if open.is_some() {
                 problems.push(format!("line {n}: a language block opens inside another"));
             }
             if lines.get(i + 1).is_some_and(|l| !l.trim().is_empty()) {
                 problems.push(format!("line {n}: a blank line must follow <div lang=\"{lang}\">"));
             }
-            open = Some((lang.to_string(), n, Vec::new()));
+            open = Some((lang.to_string(), n, Vec::new(), caption));
             continue;
         }
         if t == "</div>" {
@@ -61,7 +65,7 @@ pub fn check(page: &str) -> Vec<String> {
             }
             continue;
         }
-        if let Some((_, _, body)) = open.as_mut() {
+        if let Some((_, _, body, _)) = open.as_mut() {
             body.push(line.to_string());
             continue;
         }
@@ -77,7 +81,7 @@ pub fn check(page: &str) -> Vec<String> {
         }
         problems.push(format!("line {n}: text outside a language block: {t}"));
     }
-    if let Some((lang, n, _)) = open {
+    if let Some((lang, n, _, _)) = open {
         problems.push(format!("line {n}: <div lang=\"{lang}\"> is never closed"));
     }
     if fence {
@@ -96,6 +100,13 @@ pub fn check(page: &str) -> Vec<String> {
             problems.push(format!(
                 "lines {} and {}: blocks must pair as zh then en, found {} then {}",
                 zh.1, en.1, zh.0, en.0
+            ));
+            continue;
+        }
+        if zh.3 != en.3 {
+            problems.push(format!(
+                "lines {} and {}: a caption pairs only with a caption (class=\"caption\" on both)",
+                zh.1, en.1
             ));
             continue;
         }
@@ -124,6 +135,16 @@ pub fn check(page: &str) -> Vec<String> {
         }
     }
     problems
+}
+
+/// `<div lang="zh">` or `<div lang="zh" class="caption">`: the language and
+/// whether the block is a figure's caption.
+fn block_tag(t: &str) -> Option<(&str, bool)> {
+    let rest = t.strip_prefix("<div lang=\"")?;
+    if let Some(lang) = rest.strip_suffix("\" class=\"caption\">") {
+        return Some((lang, true));
+    }
+    rest.strip_suffix("\">").map(|lang| (lang, false))
 }
 
 fn is_directive(t: &str) -> bool {
@@ -249,5 +270,14 @@ mod tests {
         assert!(check(shapes).iter().any(|p| p.contains("shape")));
         let stray = "Some text.\n";
         assert!(!check(stray).is_empty());
+        let caption = |zh: &str, en: &str| {
+            format!(
+                "<div lang=\"zh\"{zh}>\n\n**图 1.1** 一段。\n\n</div>\n<div lang=\"en\"{en}>\n\n**Figure 1.1** One.\n\n</div>\n"
+            )
+        };
+        let both = caption(" class=\"caption\"", " class=\"caption\"");
+        assert!(check(&both).is_empty(), "{:?}", check(&both));
+        let half = caption(" class=\"caption\"", "");
+        assert!(check(&half).iter().any(|p| p.contains("caption")), "{:?}", check(&half));
     }
 }
