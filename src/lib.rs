@@ -8,6 +8,9 @@
 //! | `{{output ch02.jane}}` | a `text` code block with the demo's pinned output |
 //! | `{{figure ch02.jane_weights}}` | the pinned SVG figure, inline |
 //!
+//! and the glossary page renders `book/glossary.json` with
+//! `{{glossary glossary.json}}` (see [`glossary`]).
+//!
 //! The source of every substitution is the chapter's insta snapshot files
 //! (`chapters/NN_*/tests/snapshots/*.snap`), never a fresh run: the page shows
 //! exactly what `cargo test` pins. The preprocessor runs before mdBook's own
@@ -24,6 +27,7 @@ use mdbook_preprocessor::book::{Book, BookItem};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 
 pub mod directives;
+pub mod glossary;
 pub mod includes;
 pub mod math;
 pub mod snapshots;
@@ -53,7 +57,9 @@ impl Preprocessor for Txbook {
             let page = src.join(source);
             let page_dir = page.parent().map(Path::to_path_buf).unwrap_or_default();
             let mut problems = includes::check(&chapter.content, &page_dir);
-            let expanded = directives::expand(&chapter.content, &snapshots);
+            let glossary = glossary::expand(&chapter.content, &src);
+            problems.extend(glossary.errors);
+            let expanded = directives::expand(&glossary.text, &snapshots);
             problems.extend(expanded.errors);
             let rendered = math.render_page(&expanded.text);
             problems.extend(rendered.errors);

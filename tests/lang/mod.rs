@@ -148,7 +148,8 @@ fn block_tag(t: &str) -> Option<(&str, bool)> {
 }
 
 fn is_directive(t: &str) -> bool {
-    (t.starts_with("{{output ") || t.starts_with("{{figure ")) && t.ends_with("}}")
+    (t.starts_with("{{output ") || t.starts_with("{{figure ") || t.starts_with("{{glossary "))
+        && t.ends_with("}}")
 }
 
 /// A heading or summary must hold `<span lang="zh">…</span> <span lang="en">…</span>`.
