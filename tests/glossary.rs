@@ -65,6 +65,32 @@ fn every_term_links_to_a_page_and_heading_that_exist() {
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
 
+/// `glossary.md#mask` (English) and `glossary.md#zh-mask` (Chinese) must name
+/// a term, and each language must link to its own entry.
+#[test]
+fn every_link_into_the_glossary_names_a_term() {
+    let ids: BTreeSet<String> = terms().into_iter().map(|t| t.id).collect();
+    let link = regex::Regex::new(r"\]\(glossary\.md#([^)\s]+)\)").unwrap();
+    let mut problems = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (n, lang, prose) in raw_blocks(&text) {
+            for cap in link.captures_iter(&prose) {
+                let (zh, id) = match cap[1].strip_prefix("zh-") {
+                    Some(id) => (true, id),
+                    None => (false, &cap[1]),
+                };
+                if !ids.contains(id) || zh != (lang == "zh") {
+                    let name = page.file_name().unwrap().to_string_lossy();
+                    problems
+                        .push(format!("{name}: the {lang} block at line {n} links #{}", &cap[1]));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
 #[test]
 fn the_glossary_page_renders_every_term_in_pairs() {
     let page = std::fs::read_to_string(root().join("book/glossary.md")).unwrap();
@@ -168,6 +194,11 @@ fn mismatches(page: &str, terms: &[Term]) -> Vec<String> {
 
 /// The language blocks of a page: (first line, language, prose).
 fn blocks(page: &str) -> Vec<(usize, &'static str, String)> {
+    raw_blocks(page).into_iter().map(|(n, lang, body)| (n, lang, prose(&body))).collect()
+}
+
+/// The language blocks of a page as written: (first line, language, text).
+fn raw_blocks(page: &str) -> Vec<(usize, &'static str, String)> {
     let mut out = Vec::new();
     let mut open: Option<(usize, &'static str, String)> = None;
     for (i, line) in page.lines().enumerate() {
@@ -176,8 +207,8 @@ fn blocks(page: &str) -> Vec<(usize, &'static str, String)> {
             let lang = if rest.starts_with("zh\"") { "zh" } else { "en" };
             open = Some((i + 1, lang, String::new()));
         } else if t == "</div>" {
-            if let Some((n, lang, body)) = open.take() {
-                out.push((n, lang, prose(&body)));
+            if let Some(block) = open.take() {
+                out.push(block);
             }
         } else if let Some((_, _, body)) = open.as_mut() {
             body.push_str(line);
