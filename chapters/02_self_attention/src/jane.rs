@@ -90,6 +90,8 @@ pub fn jane(strength: f64, nb: &mut Notebook) {
         row_axis: "query ↓",
         col_axis: "key →",
         decimals: 3,
+        max: 1.0,
+        legend: "weight",
     };
     nb.figure("jane_weights", figure.to_svg());
 }

@@ -89,6 +89,8 @@ pub fn report(
         row_axis: "d_k, scale",
         col_axis: "optimizer (A = Adam, S = SGD) and learning rate →",
         max: u64::from(steps),
+        legend: "first step at 90%",
+        missing: "not reached",
     };
     nb.figure(&format!("{tag}steps_to_90"), figure.to_svg());
 }

@@ -77,6 +77,8 @@ pub fn one_vs_three(strength: f64, nb: &mut Notebook) {
         row_axis: "visite asks",
         col_axis: "key →",
         decimals: 3,
+        max: 1.0,
+        legend: "weight",
     };
     nb.figure("visite_heads", figure.to_svg());
 }

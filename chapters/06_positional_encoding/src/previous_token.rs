@@ -49,10 +49,15 @@ pub fn previous_token(d: usize, betas: &[f64], seed: u64, nb: &mut Notebook) {
     }
     if let Some((beta, w)) = last {
         let rows: Vec<Vec<f64>> = (0..N).map(|i| (0..N).map(|j| w[(i, j)]).collect()).collect();
-        let label =
-            format!("weights at β = {} (white 0, red 1) →  key position", show::short(beta));
-        let figure =
-            Raster { values: &rows, cell: 14.0, row_axis: "query position ↓", col_axis: &label };
+        let label = format!("weights at β = {} →  key position", show::short(beta));
+        let figure = Raster {
+            values: &rows,
+            cell: 14.0,
+            row_axis: "query position ↓",
+            col_axis: &label,
+            range: (0.0, 1.0),
+            legend: "weight",
+        };
         nb.figure("previous_token", figure.to_svg());
     }
 

@@ -65,7 +65,9 @@ pub fn sinusoids(d: usize, nb: &mut Notebook) {
         values: &rows,
         cell: 4.0,
         row_axis: "position 0 … 99 ↓",
-        col_axis: "dimension 0 … d−1 →  (blue −1, white 0, red +1)",
+        col_axis: "dimension 0 … d−1 →",
+        range: (-1.0, 1.0),
+        legend: "PE value",
     };
     nb.figure("encoding", figure.to_svg());
 }

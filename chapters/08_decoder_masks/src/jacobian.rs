@@ -66,17 +66,18 @@ pub fn jacobian(seed: u64, nb: &mut Notebook) {
     let rows: Vec<String> = POS.iter().map(|p| format!("out {p}")).collect();
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
     for (name, j, axis) in [
-        ("jacobian_masked", &with, "input s → · with the mask (÷ largest of both)"),
-        ("jacobian_unmasked", &without, "input s → · without the mask (÷ largest of both)"),
+        ("jacobian_masked", &with, "input s → · with the mask"),
+        ("jacobian_unmasked", &without, "input s → · without the mask"),
     ] {
-        let scaled: Vec<Vec<f64>> = j.iter().map(|r| r.iter().map(|x| x / top).collect()).collect();
         let figure = Heatmap {
             row_labels: &rows,
             col_labels: &cols,
-            values: &scaled,
+            values: j,
             row_axis: "output t ↓",
             col_axis: axis,
             decimals: 2,
+            max: top,
+            legend: "‖∂out_t/∂in_s‖",
         };
         nb.figure(name, figure.to_svg());
     }

@@ -66,6 +66,8 @@ fn heatmap(m: &Mat<f64>, rows: &str, cols: &str) -> String {
         row_axis: rows,
         col_axis: cols,
         decimals: 1,
+        max: 1.0,
+        legend: "weight",
     }
     .to_svg()
 }
@@ -120,7 +122,10 @@ pub fn what_it_learned(setup: &Setup, runs: &[Run], probe: usize, nb: &mut Noteb
                 nb,
                 "  head {i}: weight on the mirror {mirror}, on its two neighbours {near}, entropy {ent}"
             );
-            nb.figure(&format!("cross_head_{i}"), heatmap(&w, "output t ↓", "source position →"));
+            nb.figure(
+                &format!("cross_head_{i}"),
+                heatmap(&w, "output t ↓", &format!("head {i} · source position →")),
+            );
         }
         say!(nb, "Transformer, decoder self-attention (causal; position 0 holds BOS):");
         let causal_uniform = (0..len).map(|t| libm::log((t + 1) as f64)).sum::<f64>() / len as f64;

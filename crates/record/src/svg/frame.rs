@@ -72,6 +72,11 @@ impl Frame {
                 best = (*c, n);
             }
         }
+        if best.1 > 0 {
+            // every corner hides a curve: the legend goes under the plot,
+            // below the x-axis label, and the figure grows to hold it
+            return Legend { x: left, y: h + 2.0, width };
+        }
         Legend { x: best.0.0, y: best.0.1, width }
     }
 
@@ -87,6 +92,14 @@ impl Frame {
         y_label: &str,
     ) -> String {
         let legend = self.legend(series, &paths);
+        if legend.y > self.h {
+            let (w, h) = (self.w, self.h);
+            let grown = h + 18.0 * series.len() as f64 + 8.0 + 10.0;
+            let size = |h: f64| {
+                format!("viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\"")
+            };
+            s = s.replacen(&size(h), &size(grown), 1);
+        }
         self.draw(&mut s, x_label, y_label, series.len(), legend);
         for (i, (series, path)) in series.iter().zip(paths).enumerate() {
             self.curve(&mut s, i, series, path.into_iter(), legend);

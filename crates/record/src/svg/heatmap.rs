@@ -1,9 +1,11 @@
-//! A small matrix of numbers in `[0, 1]`, every cell coloured and labelled.
+//! A small matrix of numbers in `[0, max]`, every cell coloured and labelled.
 
 use super::cells::{blues, cells_svg};
+use super::colour_bar::ColourBar;
 
-/// A matrix of numbers in `[0, 1]` drawn as coloured cells, each labelled
-/// with its value: attention weights, for instance.
+/// A matrix of numbers in `[0, max]` drawn as coloured cells, each labelled
+/// with its value, with a colour bar from 0 to `max`: attention weights
+/// (`max` = 1), for instance.
 #[derive(Clone, Debug)]
 pub struct Heatmap<'a> {
     /// One label per row (the queries, say), drawn on the left.
@@ -16,8 +18,12 @@ pub struct Heatmap<'a> {
     pub row_axis: &'a str,
     /// A short axis note for the columns, e.g. "key →".
     pub col_axis: &'a str,
-    /// Decimals printed in each cell.
+    /// Decimals printed in each cell and on the colour bar.
     pub decimals: usize,
+    /// The value drawn darkest (1 for weights); 0 is drawn white.
+    pub max: f64,
+    /// What the colours mean, over the colour bar, e.g. "weight".
+    pub legend: &'a str,
 }
 
 impl Heatmap<'_> {
@@ -28,11 +34,20 @@ impl Heatmap<'_> {
         let (rows, cols) = (self.row_labels.len(), self.col_labels.len());
         assert_eq!(self.values.len(), rows, "heatmap: {rows} row labels");
         assert!(self.values.iter().all(|r| r.len() == cols), "heatmap: {cols} column labels");
-        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, |i, j| {
+        assert!(self.max > 0.0, "heatmap: max must be positive");
+        let tick = |v: f64| format!("{:.*}", self.decimals, v);
+        let bar = ColourBar {
+            title: self.legend,
+            ticks: vec![(0.0, tick(self.max)), (0.5, tick(self.max / 2.0)), (1.0, tick(0.0))],
+            swatch: None,
+        };
+        let cell = |i: usize, j: usize| {
             let v = self.values[i][j];
-            let ink = if v > 0.55 { "#ffffff" } else { "#111111" };
-            (blues(v), format!("{:.*}", self.decimals, v), ink)
-        })
+            let ink = if v / self.max > 0.55 { "#ffffff" } else { "#111111" };
+            (blues(v / self.max), tick(v), ink)
+        };
+        let shade = |t: f64| blues(1.0 - t);
+        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, cell, &bar, shade)
     }
 }
 
@@ -50,10 +65,14 @@ mod tests {
             row_axis: "query",
             col_axis: "key",
             decimals: 2,
+            max: 1.0,
+            legend: "weight",
         }
         .to_svg();
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
-        assert_eq!(svg.matches("<rect x=").count(), 4);
+        // 4 cells, the bar's 40 bands and its outline
+        assert_eq!(svg.matches("<rect x=").count(), 4 + 40 + 1);
+        assert!(svg.contains(">weight</text>") && svg.contains(">0.50</text>"));
         assert!(svg.contains(">0.75</text>") && svg.contains("y&lt;z"));
         assert!(!svg.contains("\n\n"), "no blank lines: the page inlines it");
         assert_eq!(blues(0.0), "#f7fbff");

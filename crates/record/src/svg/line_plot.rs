@@ -65,4 +65,19 @@ mod tests {
         assert!(!svg.contains("\n\n") && !svg.contains("NaN"));
         assert_eq!(ticks(0.0, 10.0), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
     }
+
+    #[test]
+    fn a_legend_with_no_free_corner_goes_under_the_plot() {
+        // a curve round the whole border covers all four corners
+        let border = vec![(0.0, 0.0), (10.0, 0.0), (10.0, 1.0), (0.0, 1.0), (0.0, 0.0)];
+        let series = [Series { label: "border", colour: "#000000", points: border }];
+        let svg = LinePlot { series: &series, x_label: "x", y_label: "y" }.to_svg();
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 396\"")
+        );
+        assert!(
+            svg.contains("<rect x=\"64.0\" y=\"362.0\" width=\"150\" height=\"26.0\""),
+            "{svg}"
+        );
+    }
 }

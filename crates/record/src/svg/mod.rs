@@ -8,13 +8,16 @@
 //!
 //! | kind | for |
 //! | --- | --- |
-//! | [`Heatmap`] | a small matrix in `[0, 1]`, each cell labelled (attention weights) |
+//! | [`Heatmap`] | a small matrix in `[0, max]`, each cell labelled (attention weights) |
 //! | [`CountGrid`] | counts where "never" is an answer (steps to a target) |
 //! | [`Raster`] | a large signed matrix, unlabelled cells (encodings) |
 //! | [`LogPlot`] | curves spanning decades (sensitivities, losses) |
 //! | [`LinePlot`] | signed curves on linear axes (dot products) |
+//!
+//! The three cell figures carry a colour bar; the plots, ticks and a legend.
 
 mod cells;
+mod colour_bar;
 mod count_grid;
 mod frame;
 mod heatmap;

@@ -2,11 +2,12 @@
 
 use std::fmt::Write as _;
 
+use super::colour_bar::ColourBar;
 use super::{FONT, escape};
 
 /// A large matrix of numbers in `[−1, 1]` drawn as small coloured cells
-/// (blue negative, white zero, red positive), without a label per cell:
-/// positional encodings, for instance.
+/// (blue negative, white zero, red positive), without a label per cell,
+/// and a colour bar over `range`: positional encodings, for instance.
 #[derive(Clone, Debug)]
 pub struct Raster<'a> {
     /// `values[i][j]`: row `i` drawn top to bottom, column `j` left to right.
@@ -16,6 +17,11 @@ pub struct Raster<'a> {
     /// What the rows are, e.g. "position ↓", and the columns.
     pub row_axis: &'a str,
     pub col_axis: &'a str,
+    /// The part of `[−1, 1]` the colour bar shows: `(−1, 1)` for signed
+    /// values, `(0, 1)` for weights.
+    pub range: (f64, f64),
+    /// What the colours mean, over the colour bar, e.g. "value".
+    pub legend: &'a str,
 }
 
 impl Raster<'_> {
@@ -25,14 +31,24 @@ impl Raster<'_> {
         let rows = self.values.len();
         let cols = self.values.first().map_or(0, Vec::len);
         assert!(self.values.iter().all(|r| r.len() == cols), "raster: ragged rows");
-        let (left, top) = (28.0, 24.0);
-        let (w, h) = (left + self.cell * cols as f64 + 8.0, top + self.cell * rows as f64 + 8.0);
+        let (lo, hi) = self.range;
+        assert!(-1.0 <= lo && lo < hi && hi <= 1.0, "raster: range within [−1, 1]");
+        let mut ticks = vec![(0.0, crate::show::short(hi)), (1.0, crate::show::short(lo))];
+        if lo < 0.0 && hi > 0.0 {
+            ticks.insert(1, (hi / (hi - lo), "0".to_string()));
+        }
+        let bar = ColourBar { title: self.legend, ticks, swatch: None };
+        let (left, top) = (28.0, 40.0);
+        let grid = self.cell * rows as f64;
+        let bar_x = left + self.cell * cols as f64 + 18.0;
+        let (w, h) = (bar_x + bar.width(), top + grid.max(116.0) + 8.0);
         let mut s = String::new();
         writeln!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\">").unwrap();
         writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>").unwrap();
         writeln!(
             s,
-            "<text x=\"{left:.1}\" y=\"16\" {FONT} font-size=\"12\" fill=\"#555555\">{}</text>",
+            "<text x=\"{left:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#555555\">{}</text>",
+            top - 10.0,
             escape(self.col_axis)
         )
         .unwrap();
@@ -51,6 +67,7 @@ impl Raster<'_> {
                 .unwrap();
             }
         }
+        bar.draw(&mut s, bar_x, top, grid.max(116.0), |t| diverging(hi - t * (hi - lo)));
         s.push_str("</svg>\n");
         s
     }
@@ -72,8 +89,19 @@ mod tests {
     #[test]
     fn a_raster_has_one_cell_per_value_and_a_diverging_scale() {
         let values = vec![vec![-1.0, 0.0], vec![0.5, 1.0], vec![2.0, -3.0]];
-        let svg = Raster { values: &values, cell: 4.0, row_axis: "r", col_axis: "c" }.to_svg();
-        assert_eq!(svg.matches("<rect").count(), 1 + 6);
+        let svg = Raster {
+            values: &values,
+            cell: 4.0,
+            row_axis: "r",
+            col_axis: "c",
+            range: (-1.0, 1.0),
+            legend: "value",
+        }
+        .to_svg();
+        // the background, 6 cells, the bar's 40 bands and its outline
+        assert_eq!(svg.matches("<rect").count(), 1 + 6 + 40 + 1);
+        assert!(svg.contains(">-1<"));
+        assert!(svg.contains(">0<") && svg.contains(">value<"));
         assert_eq!(diverging(-1.0), "#2166ac");
         assert_eq!(diverging(0.0), "#ffffff");
         assert_eq!(diverging(1.0), "#b2182b");
