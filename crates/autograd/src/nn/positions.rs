@@ -1,6 +1,9 @@
 //! Positions: the paper's sinusoids, and a learned table with a fixed
 //! length that refuses longer sequences.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use faer::Mat;
 
 use crate::nn::layers::Embedding;
@@ -10,8 +13,16 @@ use crate::{Params, Real, Tape, Var};
 /// for positions `0..len`: a (len, d) matrix — `blocks`' encoding, rounded
 /// to the tape's number type.
 pub fn sinusoidal<T: Real>(len: usize, d: usize) -> Mat<T> {
-    let pe = blocks::layers::sinusoidal(len, d);
-    Mat::from_fn(len, d, |p, j| T::of(pe[(p, j)]))
+    thread_local! {
+        // every training step asks for the same table: compute it once
+        // (len · d calls of `pow`), keep it for the thread
+        static TABLES: RefCell<HashMap<(usize, usize), Mat<f64>>> = RefCell::default();
+    }
+    TABLES.with(|tables| {
+        let mut tables = tables.borrow_mut();
+        let pe = tables.entry((len, d)).or_insert_with(|| blocks::layers::sinusoidal(len, d));
+        Mat::from_fn(len, d, |p, j| T::of(pe[(p, j)]))
+    })
 }
 
 /// A learned vector per position, for positions `0..max_len`.

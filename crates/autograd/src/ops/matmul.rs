@@ -33,11 +33,15 @@ pub fn mm_scaled<T: Real>(
 /// The backward of `out = x·w`: `dx += dout·wᵀ`, `dw += xᵀ·dout`.
 fn matmul_backward<T: Real>(b: &mut crate::Back<'_, T>, dout: &Mat<T>, x_id: NodeId, w_id: NodeId) {
     let (x, w) = (b.value(x_id), b.value(w_id));
+    // a gradient nothing has written yet is overwritten, not zeroed and
+    // added to: the same bits (0 + v = v), one pass over memory fewer
     if b.wants(x_id) {
-        mm(b.grad(x_id).as_mut(), Accum::Add, dout.as_ref(), w.transpose());
+        let (g, how) = b.grad_slot(x_id);
+        mm(g.as_mut(), how, dout.as_ref(), w.transpose());
     }
     if b.wants(w_id) {
-        mm(b.grad(w_id).as_mut(), Accum::Add, x.transpose(), dout.as_ref());
+        let (g, how) = b.grad_slot(w_id);
+        mm(g.as_mut(), how, x.transpose(), dout.as_ref());
     }
 }
 

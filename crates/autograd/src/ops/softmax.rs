@@ -82,23 +82,26 @@ pub(crate) fn softmax_in_place<T: Real>(
     }
 }
 
-/// `dx (+)= y ⊙ (dy − Σ_j dy ⊙ y)` over the columns `cols` — the softmax's
-/// backward, from its output `y`.
+/// `dx (+)= y ⊙ (dy − Σ_j dy ⊙ y)` over the columns `cols` of `dx` and
+/// `dy` — the softmax's backward, from its output `y`, whose matching
+/// columns start at `y0` (attention keeps its weights in one wide matrix and
+/// works on one head's block of them at a time).
 pub(crate) fn softmax_backward<T: Real>(
     (dx, how): (&mut Mat<T>, Accum),
-    y: &Mat<T>,
+    (y, y0): (&Mat<T>, usize),
     dy: &Mat<T>,
     cols: Range<usize>,
 ) {
     let rows = y.nrows();
+    let y_col = |j: usize| y.col_as_slice(y0 + j - cols.start);
     let mut dot = vec![T::zero(); rows];
     for j in cols.clone() {
-        for ((acc, &a), &b) in dot.iter_mut().zip(y.col_as_slice(j)).zip(dy.col_as_slice(j)) {
+        for ((acc, &a), &b) in dot.iter_mut().zip(y_col(j)).zip(dy.col_as_slice(j)) {
             *acc += a * b;
         }
     }
-    for j in cols {
-        let (yc, dyc) = (y.col_as_slice(j), dy.col_as_slice(j));
+    for j in cols.clone() {
+        let (yc, dyc) = (y_col(j), dy.col_as_slice(j));
         let dst = dx.col_as_slice_mut(j);
         for i in 0..rows {
             let v = yc[i] * (dyc[i] - dot[i]);
@@ -128,7 +131,7 @@ impl<'t, T: Real> Var<'t, T> {
         softmax_in_place(&mut out, cols.clone(), keep.map(|m| (m, 0)));
         self.tape.push(out, &[a_id], move |b, dout| {
             let y = b.output();
-            softmax_backward((b.grad(a_id), Accum::Add), y, dout, cols.clone());
+            softmax_backward((b.grad(a_id), Accum::Add), (y, 0), dout, cols.clone());
         })
     }
 

@@ -175,17 +175,13 @@ pub fn attention_bands<'t, T: Real>(
     let mut context = crate::pool::take(nq, d);
     {
         let (qv, kv, vv) = (q.value(), k.value(), v.value());
-        // One kind of product at a time over all blocks: a tiny kernel
-        // called back to back runs faster than the same kernels interleaved.
+        // One block at a time, start to end: its scores, weights and
+        // context are computed while the block is still in the L1 cache.
         for n in 0..blocks {
             let dst = p.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
             let (qb, kb) = (block(&qv, q0, sq, dh, bi(n)), block(&kv, k0, sk, dh, bi(n)));
             mm_scaled(dst, Accum::Replace, qb, kb.transpose(), s);
-        }
-        for n in 0..blocks {
             softmax_in_place(&mut p, p_cols(n), keep.map(|m| (m, bi(n).0 * sq)));
-        }
-        for n in 0..blocks {
             let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
             let vb = block(&vv, v0, sk, dh, bi(n));
             mm(block_mut(&mut context, 0, sq, dh, bi(n)), Accum::Replace, pb, vb);
@@ -198,44 +194,51 @@ pub fn attention_bands<'t, T: Real>(
     let context = tape.push(context, &[q_id, k_id, v_id], move |bk, dout| {
         let p = bk.value(p_id);
         let (qv, kv, vv) = (bk.value(q_id), bk.value(k_id), bk.value(v_id));
-        let mut dp = crate::pool::take(sq, blocks * sk); // laid out like P
-        let mut ds = crate::pool::take(sq, blocks * sk);
-        for n in 0..blocks {
-            // dP = dC·Vᵀ
-            let dst = dp.as_mut().submatrix_mut(0, p_cols(n).start, sq, sk);
-            let (db, vb) = (block(dout, 0, sq, dh, bi(n)), block(vv, v0, sk, dh, bi(n)));
-            mm(dst, Accum::Replace, db, vb.transpose());
-        }
-        for n in 0..blocks {
-            // dS = P ⊙ (dP − rowsum(dP ⊙ P))
-            softmax_backward((&mut ds, Accum::Replace), p, &dp, p_cols(n));
-        }
+        // How each gradient band is written, decided for all three before
+        // any is written. Bands of one node that coincide or are disjoint
+        // then see, per entry, the writes in the same order (Q's, K's, V's)
+        // as if each band were written whole in turn. Bands that overlap in
+        // part would not (block (b, 0) of K can land on Q's head 1, written
+        // later), so then every gradient starts from zero and is added to.
+        let inputs = [(q_id, q0), (k_id, k0), (v_id, v0)];
+        let partial = inputs.iter().enumerate().any(|(x, &(a, a0))| {
+            inputs[x + 1..].iter().any(|&(b, b0)| a == b && a0 != b0 && a0.abs_diff(b0) < d)
+        });
         let mut bands = Bands { nodes: Vec::new() };
-        if bk.wants(q_id) {
-            let (g, how) = bands.slot(bk, q_id, q0, d);
-            for n in 0..blocks {
+        let mut how = |id: NodeId, c0: usize| {
+            bk.wants(id).then(|| {
+                if partial {
+                    bk.grad(id); // zeros, if nothing was written yet
+                    Accum::Add
+                } else {
+                    bands.slot(bk, id, c0, d).1
+                }
+            })
+        };
+        let (q_how, k_how, v_how) = (how(q_id, q0), how(k_id, k0), how(v_id, v0));
+        // One block's dP and dS at a time: (S_q, S_k) each, in L1.
+        let mut dp = crate::pool::take(sq, sk);
+        let mut ds = crate::pool::take(sq, sk);
+        for n in 0..blocks {
+            let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
+            let db = block(dout, 0, sq, dh, bi(n));
+            // dP = dC·Vᵀ
+            mm(dp.as_mut(), Accum::Replace, db, block(vv, v0, sk, dh, bi(n)).transpose());
+            // dS = P ⊙ (dP − rowsum(dP ⊙ P))
+            softmax_backward((&mut ds, Accum::Replace), (p, p_cols(n).start), &dp, 0..sk);
+            if let Some(how) = q_how {
                 // dQ = dS·K·s
-                let dsb = ds.as_ref().submatrix(0, p_cols(n).start, sq, sk);
                 let kb = block(kv, k0, sk, dh, bi(n));
-                mm_scaled(block_mut(g, q0, sq, dh, bi(n)), how, dsb, kb, s);
+                mm_scaled(block_mut(bk.grad(q_id), q0, sq, dh, bi(n)), how, ds.as_ref(), kb, s);
             }
-        }
-        if bk.wants(k_id) {
-            let (g, how) = bands.slot(bk, k_id, k0, d);
-            for n in 0..blocks {
+            if let Some(how) = k_how {
                 // dK = dSᵀ·Q·s
-                let dsb = ds.as_ref().submatrix(0, p_cols(n).start, sq, sk);
-                let qb = block(qv, q0, sq, dh, bi(n));
-                mm_scaled(block_mut(g, k0, sk, dh, bi(n)), how, dsb.transpose(), qb, s);
+                let (g, qb) = (bk.grad(k_id), block(qv, q0, sq, dh, bi(n)));
+                mm_scaled(block_mut(g, k0, sk, dh, bi(n)), how, ds.transpose(), qb, s);
             }
-        }
-        if bk.wants(v_id) {
-            let (g, how) = bands.slot(bk, v_id, v0, d);
-            for n in 0..blocks {
+            if let Some(how) = v_how {
                 // dV = Pᵀ·dC
-                let pb = p.as_ref().submatrix(0, p_cols(n).start, sq, sk);
-                let db = block(dout, 0, sq, dh, bi(n));
-                mm(block_mut(g, v0, sk, dh, bi(n)), how, pb.transpose(), db);
+                mm(block_mut(bk.grad(v_id), v0, sk, dh, bi(n)), how, pb.transpose(), db);
             }
         }
         bands.finish(bk);
