@@ -28,7 +28,9 @@ pub(super) fn cells_svg(
     let (rows, cols) = (row_labels.len(), col_labels.len());
     let cell_side = (640.0 / cols.max(1) as f64).clamp(CELL_MIN, CELL);
     let longest = row_labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let left = 20.0 + 8.0 * longest as f64;
+    // room for the row labels, and for the rows' axis note above them
+    let note = 12.0 + 6.6 * row_axis.chars().count() as f64;
+    let left = (20.0 + 8.0 * longest as f64).max(note);
     let top = 58.0;
     let grid = cell_side * rows as f64;
     let bar_h = grid.max(BAR_MIN);
