@@ -102,10 +102,11 @@ pub(crate) fn softmax_backward<T: Real>(
     }
     for j in cols.clone() {
         let (yc, dyc) = (y_col(j), dy.col_as_slice(j));
-        let dst = dx.col_as_slice_mut(j);
-        for i in 0..rows {
-            let v = yc[i] * (dyc[i] - dot[i]);
-            dst[i] = if how == Accum::Add { dst[i] + v } else { v };
+        let terms = dx.col_as_slice_mut(j).iter_mut().zip(yc).zip(dyc).zip(&dot);
+        // one loop per way of writing, each without a branch: they vectorise
+        match how {
+            Accum::Add => terms.for_each(|(((d, &y), &g), &t)| *d += y * (g - t)),
+            Accum::Replace => terms.for_each(|(((d, &y), &g), &t)| *d = y * (g - t)),
         }
     }
 }
