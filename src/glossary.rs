@@ -7,7 +7,9 @@
 //! Latin letters, like “softmax”, sorts under its own spelling). Entries
 //! carry their own anchors, `#mask` in English and `#zh-mask` in Chinese:
 //! the language switch hides one block, and a link must land on the block
-//! that is showing, so the two cannot share an id.
+//! that is showing, so the two cannot share an id. After the headword an
+//! entry shows the other names a page may use for it (查询 for query), since
+//! a reader looks up the word met on the page, not the headword.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -26,6 +28,11 @@ pub struct Term {
     pub zh: Vec<String>,
     /// The English headword first, then its accepted variants.
     pub en: Vec<String>,
+    /// Forms the page shows after the Chinese headword (查询 for query), so
+    /// a reader who meets one on a page finds the entry; each is in `zh`.
+    pub zh_also: Vec<String>,
+    /// The same for the English block (“recurrent network” for RNN).
+    pub en_also: Vec<String>,
     /// Toneless pinyin of a headword that begins with a Han character.
     pub pinyin: Option<String>,
     pub zh_def: String,
@@ -79,13 +86,33 @@ fn term(e: &Value) -> Result<Term, String> {
         }
         Ok(forms)
     };
+    // Optional: no field is no names to show, but a field must be a list of forms.
+    let shown = |field: &str, forms: &[String]| -> Result<Vec<String>, String> {
+        if e[field].is_null() {
+            return Ok(Vec::new());
+        }
+        let list = e[field].as_array().ok_or(format!("`{field}` must be a list"))?;
+        let names: Vec<String> = list.iter().filter_map(Value::as_str).map(String::from).collect();
+        if names.len() != list.len() {
+            return Err(format!("`{field}` must be a list of strings"));
+        }
+        // A shown name the check does not know would be a name the pages cannot use.
+        match names.iter().find(|n| !forms[1..].contains(n)) {
+            Some(n) => Err(format!("`{field}` shows “{n}”, which is not one of its other forms")),
+            None => Ok(names),
+        }
+    };
     let id = text("id")?;
     if !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
         return Err(format!("id `{id}` must be lowercase ASCII, digits and -"));
     }
+    let zh = forms("zh").map_err(|m| format!("`{id}`: {m}"))?;
+    let en = forms("en").map_err(|m| format!("`{id}`: {m}"))?;
     let t = Term {
-        zh: forms("zh").map_err(|m| format!("`{id}`: {m}"))?,
-        en: forms("en").map_err(|m| format!("`{id}`: {m}"))?,
+        zh_also: shown("zh_also", &zh).map_err(|m| format!("`{id}`: {m}"))?,
+        en_also: shown("en_also", &en).map_err(|m| format!("`{id}`: {m}"))?,
+        zh,
+        en,
         pinyin: e["pinyin"].as_str().map(String::from),
         zh_def: text("zh_def").map_err(|m| format!("`{id}`: {m}"))?,
         en_def: text("en_def").map_err(|m| format!("`{id}`: {m}"))?,
@@ -148,20 +175,29 @@ pub fn render(terms: &[Term]) -> String {
             format!(" · {}", t.en[0])
         };
         let link = page_link(&t.page, true);
-        out +=
-            &format!("- <a id=\"zh-{}\"></a>**{}**{en}：{}（见{link}）\n", t.id, t.zh[0], t.zh_def);
+        let names = also(&t.zh_also, "（又作 ", "、", "）");
+        out += &format!(
+            "- <a id=\"zh-{}\"></a>**{}**{names}{en}：{}（见{link}）\n",
+            t.id, t.zh[0], t.zh_def
+        );
     }
     out += "\n</div>\n<div lang=\"en\">\n\n";
     for t in en {
         out += &format!(
-            "- <a id=\"{}\"></a>**{}**: {} ({})\n",
+            "- <a id=\"{}\"></a>**{}**{}: {} ({})\n",
             t.id,
             t.en[0],
+            also(&t.en_also, " (also ", ", ", ")"),
             t.en_def,
             page_link(&t.page, false)
         );
     }
     out + "\n</div>\n"
+}
+
+/// The other names after a headword: “（又作 查询）”, “ (also recurrent network)”.
+fn also(names: &[String], open: &str, sep: &str, close: &str) -> String {
+    if names.is_empty() { String::new() } else { format!("{open}{}{close}", names.join(sep)) }
 }
 
 /// `[第 8 章](08_decoder_masks.md#…)` or `[chapter 8](…)`; the afterword by name.

@@ -105,6 +105,26 @@ fn the_glossary_page_renders_every_term_in_pairs() {
     }
 }
 
+/// A reader who meets 查询 or “recurrent network” on a page finds it on the
+/// glossary page; a shown name must be one of the term's forms.
+#[test]
+fn the_glossary_page_shows_other_names_and_only_known_ones() {
+    let page = glossary::render(&terms());
+    assert!(page.contains("**query**（又作 查询）："), "query's other name is not shown");
+    assert!(page.contains("**RNN** (also recurrent network): "), "RNN's other name is not shown");
+    let entry = |also: &str| {
+        format!(
+            r#"{{"terms": [{{"id": "query", "zh": ["query", "查询"], "zh_also": {also}, "en": ["query"],
+              "zh_def": "问题。", "en_def": "A question.", "page": "02_self_attention.md"}}]}}"#
+        )
+    };
+    assert!(glossary::parse(&entry(r#"["查询"]"#)).is_ok());
+    for bad in [r#"["询问"]"#, r#"["query"]"#, r#""查询""#] {
+        let err = glossary::parse(&entry(bad)).expect_err(bad);
+        assert!(err.contains("zh_also"), "{bad}: {err}");
+    }
+}
+
 #[test]
 fn every_page_names_its_terms_in_both_languages() {
     let terms = terms();
