@@ -161,7 +161,7 @@ fn plot(curves: &[Curve]) -> String {
         .map(|(((_, _, pts), label), colour)| Series {
             label,
             colour,
-            points: pts.iter().map(|&(d, j)| ((d as f64).log2(), j)).collect(),
+            points: pts.iter().map(|&(d, j)| (libm::log2(d as f64), j)).collect(),
         })
         .collect();
     LogPlot { series: &series, x_label: "log₂ d_k", y_label: "mean ‖J‖_F of the softmax" }.to_svg()

@@ -119,7 +119,7 @@ pub fn linear_warmup(step: u32, warmup: u32, peak: f64) -> f64 {
 /// (step ≥ 1).
 pub fn noam(step: u32, d_model: usize, warmup: u32) -> f64 {
     let s = step.max(1) as f64;
-    (d_model as f64).powf(-0.5) * (s.powf(-0.5)).min(s * (warmup as f64).powf(-1.5))
+    libm::pow(d_model as f64, -0.5) * libm::pow(s, -0.5).min(s * libm::pow(warmup as f64, -1.5))
 }
 
 /// The element-wise mean of several checkpoints of the same model.

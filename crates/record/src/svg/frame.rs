@@ -158,7 +158,7 @@ impl Frame {
 /// About six round tick values covering `[lo, hi]`.
 pub(super) fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     let raw = (hi - lo).max(1e-12) / 6.0;
-    let mag = 10f64.powf(raw.log10().floor());
+    let mag = libm::pow(10.0, libm::log10(raw).floor());
     let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|&t| t >= raw).unwrap_or(raw);
     let mut t = (lo / step).ceil() * step;
     let mut out = Vec::new();

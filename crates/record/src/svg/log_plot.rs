@@ -22,11 +22,11 @@ impl LogPlot<'_> {
         let points = || self.series.iter().flat_map(|s| s.points.iter()).filter(|p| p.1 > 0.0);
         let x_max = points().map(|p| p.0).fold(1.0, f64::max);
         let x_min = points().map(|p| p.0).fold(x_max, f64::min);
-        let lo = points().map(|p| p.1.log10()).fold(f64::INFINITY, f64::min);
+        let lo = points().map(|p| libm::log10(p.1)).fold(f64::INFINITY, f64::min);
         let lo = if lo.is_finite() { lo.floor() } else { 0.0 };
-        let hi = points().map(|p| p.1.log10()).fold(lo + 1.0, f64::max).ceil();
+        let hi = points().map(|p| libm::log10(p.1)).fold(lo + 1.0, f64::max).ceil();
         let x = |v: f64| left + (v - x_min) / (x_max - x_min).max(1e-300) * (w - left - right);
-        let y = |v: f64| top + (hi - v.log10()) / (hi - lo) * (h - top - bottom);
+        let y = |v: f64| top + (hi - libm::log10(v)) / (hi - lo) * (h - top - bottom);
         let mut s = String::new();
         writeln!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\">").unwrap();
         writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>").unwrap();
@@ -42,7 +42,7 @@ impl LogPlot<'_> {
         // x ticks: about six round numbers
         let span = x_max - x_min;
         let raw = span / 6.0;
-        let mag = 10f64.powf(raw.log10().floor());
+        let mag = libm::pow(10.0, libm::log10(raw).floor());
         let tick = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|&t| t >= raw).unwrap_or(raw);
         let mut t = (x_min / tick).ceil() * tick;
         while t <= x_max + 1e-9 {
