@@ -38,7 +38,7 @@ impl Raster<'_> {
             ticks.insert(1, (hi / (hi - lo), "0".to_string()));
         }
         let bar = ColourBar { title: self.legend, ticks, swatch: None };
-        let (left, top) = (28.0, 40.0);
+        let (left, top) = (52.0, 44.0);
         let grid = self.cell * rows as f64;
         let bar_x = left + self.cell * cols as f64 + 18.0;
         let (w, h) = (bar_x + bar.width(), top + grid.max(116.0) + 8.0);
@@ -47,12 +47,22 @@ impl Raster<'_> {
         writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>").unwrap();
         writeln!(
             s,
-            "<text x=\"{left:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#555555\">{}</text>",
-            top - 10.0,
+            "<text x=\"{left:.1}\" y=\"14\" {FONT} font-size=\"12\" fill=\"#555555\">{}</text>",
             escape(self.col_axis)
         )
         .unwrap();
-        writeln!(s, "<text x=\"16\" y=\"{top:.1}\" {FONT} font-size=\"12\" fill=\"#555555\" transform=\"rotate(90 16 {top:.1})\">{}</text>", escape(self.row_axis)).unwrap();
+        writeln!(s, "<text x=\"14\" y=\"{top:.1}\" {FONT} font-size=\"12\" fill=\"#555555\" transform=\"rotate(90 14 {top:.1})\">{}</text>", escape(self.row_axis)).unwrap();
+        // index ticks at round numbers, on each cell's centre
+        for j in index_ticks(cols) {
+            let x = left + self.cell * (j as f64 + 0.5);
+            writeln!(s, "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{top:.1}\" stroke=\"#444444\"/>", top - 4.0).unwrap();
+            writeln!(s, "<text x=\"{x:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" fill=\"#444444\" text-anchor=\"middle\">{}</text>", top - 7.0, j).unwrap();
+        }
+        for i in index_ticks(rows) {
+            let y = top + self.cell * (i as f64 + 0.5);
+            writeln!(s, "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{left:.1}\" y2=\"{y:.1}\" stroke=\"#444444\"/>", left - 4.0).unwrap();
+            writeln!(s, "<text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"11\" fill=\"#444444\" text-anchor=\"end\">{}</text>", left - 7.0, y + 4.0, i).unwrap();
+        }
         for (i, row) in self.values.iter().enumerate() {
             for (j, &v) in row.iter().enumerate() {
                 writeln!(
@@ -71,6 +81,16 @@ impl Raster<'_> {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// Indices `0, step, 2·step, … < n` with a round step (1, 2, 5, 10, 20, …)
+/// that leaves at most 8 ticks.
+fn index_ticks(n: usize) -> Vec<usize> {
+    let step = [1, 2, 5].iter().flat_map(|&m| (0..6).map(move |e| m * 10usize.pow(e)));
+    let mut steps: Vec<usize> = step.collect();
+    steps.sort_unstable();
+    let step = steps.into_iter().find(|&s| n.div_ceil(s) <= 8).unwrap_or(n.max(1));
+    (0..n).step_by(step).collect()
 }
 
 /// Blue (−1) through white (0) to red (+1), clamped.
@@ -102,9 +122,15 @@ mod tests {
         assert_eq!(svg.matches("<rect").count(), 1 + 6 + 40 + 1);
         assert!(svg.contains(">-1<"));
         assert!(svg.contains(">0<") && svg.contains(">value<"));
+        // index ticks: columns 0 and 1, rows 0, 1 and 2
+        assert_eq!(svg.matches("<line").count(), 3 /* bar ticks */ + 2 + 3, "{svg}");
         assert_eq!(diverging(-1.0), "#2166ac");
         assert_eq!(diverging(0.0), "#ffffff");
         assert_eq!(diverging(1.0), "#b2182b");
         assert!(!svg.contains("\n\n"));
+        assert_eq!(index_ticks(100), [0, 20, 40, 60, 80]);
+        assert_eq!(index_ticks(64), [0, 10, 20, 30, 40, 50, 60]);
+        assert_eq!(index_ticks(20), [0, 5, 10, 15]);
+        assert_eq!(index_ticks(3), [0, 1, 2]);
     }
 }
