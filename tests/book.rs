@@ -9,21 +9,7 @@ use txbook::Txbook;
 
 mod lang;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn pages() -> Vec<PathBuf> {
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("book"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .filter(|p| p.file_name().unwrap() != "SUMMARY.md")
-        .collect();
-    pages.sort();
-    pages
-}
+use lang::{pages, root};
 
 /// Build the book into `out` with the library preprocessor (no install, no
 /// `cargo run` inside a test).

@@ -15,12 +15,8 @@ use std::path::PathBuf;
 
 use txbook::glossary::{self, Term};
 
-#[allow(dead_code)] // only `check` is used here; tests/book.rs uses the rest
 mod lang;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use lang::root;
 
 fn terms() -> Vec<Term> {
     glossary::load(&root().join("book/glossary.json")).unwrap_or_else(|e| panic!("{e}"))
@@ -158,16 +154,9 @@ fn a_page_that_drops_a_term_in_one_language_fails() {
     assert!(mismatches(&shared, &terms).is_empty(), "{:?}", mismatches(&shared, &terms));
 }
 
+/// The pages of prose: every page but the glossary itself.
 fn pages() -> Vec<PathBuf> {
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("book"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .filter(|p| !p.ends_with("SUMMARY.md") && !p.ends_with("glossary.md"))
-        .collect();
-    pages.sort();
-    pages
+    lang::pages().into_iter().filter(|p| !p.ends_with("glossary.md")).collect()
 }
 
 /// One message per term a block pair names in one language only.

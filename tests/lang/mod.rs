@@ -1,4 +1,4 @@
-//! The language pairing rules every page follows.
+//! The book's pages, and the language pairing rules every page follows.
 //!
 //! * Prose lives in `<div lang="zh">` / `<div lang="en">` blocks that come in
 //!   pairs, Chinese first, each with a blank line after its opening tag and
@@ -15,6 +15,26 @@
 //!   `<span lang="zh">…</span> <span lang="en">…</span>`.
 //! * Outside the blocks only headings, code blocks, `{{output …}}`,
 //!   `{{figure …}}` and `<details>` scaffolding may appear.
+
+use std::path::PathBuf;
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every Markdown page of the book but SUMMARY.md, sorted.
+pub fn pages() -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root().join("book"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .filter(|p| p.file_name().unwrap() != "SUMMARY.md")
+        .collect();
+    pages.sort();
+    pages
+}
 
 /// An HTML tag, dropped before looking for ASCII quotes in Chinese prose.
 static TAG: std::sync::LazyLock<regex::Regex> =
