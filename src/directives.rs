@@ -1,6 +1,8 @@
-//! `{{value …}}`, `{{output …}}` and `{{figure …}}`: pinned results into pages.
+//! `{{value …}}`, `{{output …}}` and `{{figure …}}`: pinned results into
+//! pages; and `{{glossary FILE}}`: the glossary rendered from its data.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -20,13 +22,21 @@ static DIRECTIVE: LazyLock<Regex> =
 /// Anything that looks like a directive, to catch misspelt ones.
 static BRACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\{\{\s*[a-z]").unwrap());
 
-/// Expand every directive of `page`.
-pub fn expand(page: &str, snapshots: &Snapshots) -> Expanded {
+/// Expand every directive of `page`; a glossary's FILE is relative to
+/// `book_dir`, the book's source folder.
+pub fn expand(page: &str, snapshots: &Snapshots, book_dir: &Path) -> Expanded {
     let mut errors = Vec::new();
     let mut values_cache: HashMap<String, Result<_, String>> = HashMap::new();
     let text = DIRECTIVE
         .replace_all(page, |caps: &regex::Captures| {
             let (kind, key) = (&caps[1], &caps[2]);
+            if kind == "glossary" {
+                let rendered = crate::glossary::load(&book_dir.join(key));
+                return rendered.map(|terms| crate::glossary::render(&terms)).unwrap_or_else(|e| {
+                    errors.push(e);
+                    String::new()
+                });
+            }
             let result = key
                 .split_once('.')
                 .ok_or_else(|| format!("`{key}` should read chapter.name, like ch02.jane"))

@@ -12,12 +12,8 @@
 //! a reader looks up the word met on the page, not the headword.
 
 use std::path::Path;
-use std::sync::LazyLock;
 
-use regex::Regex;
 use serde_json::Value;
-
-use crate::directives::Expanded;
 
 /// One term in both languages.
 #[derive(Debug, Clone)]
@@ -140,24 +136,6 @@ fn term(e: &Value) -> Result<Term, String> {
         ));
     }
     Ok(t)
-}
-
-static DIRECTIVE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\{\{\s*glossary\s+([^}\s]+)\s*\}\}").unwrap());
-
-/// Replace `{{glossary FILE}}` (FILE relative to the book's source folder).
-pub fn expand(page: &str, book_dir: &Path) -> Expanded {
-    let mut errors = Vec::new();
-    let text = DIRECTIVE
-        .replace_all(page, |caps: &regex::Captures| match load(&book_dir.join(&caps[1])) {
-            Ok(terms) => render(&terms),
-            Err(e) => {
-                errors.push(e);
-                String::new()
-            }
-        })
-        .into_owned();
-    Expanded { text, errors }
 }
 
 /// The two blocks of the glossary page.

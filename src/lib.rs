@@ -57,9 +57,7 @@ impl Preprocessor for Txbook {
             let page = src.join(source);
             let page_dir = page.parent().map(Path::to_path_buf).unwrap_or_default();
             let mut problems = includes::check(&chapter.content, &page_dir);
-            let glossary = glossary::expand(&chapter.content, &src);
-            problems.extend(glossary.errors);
-            let expanded = directives::expand(&glossary.text, &snapshots);
+            let expanded = directives::expand(&chapter.content, &snapshots, &src);
             problems.extend(expanded.errors);
             let rendered = math.render_page(&expanded.text);
             problems.extend(rendered.errors);

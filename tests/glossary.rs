@@ -90,7 +90,8 @@ fn every_link_into_the_glossary_names_a_term() {
 #[test]
 fn the_glossary_page_renders_every_term_in_pairs() {
     let page = std::fs::read_to_string(root().join("book/glossary.md")).unwrap();
-    let expanded = glossary::expand(&page, &root().join("book"));
+    let snapshots = txbook::Snapshots::new(root().join("chapters"));
+    let expanded = txbook::directives::expand(&page, &snapshots, &root().join("book"));
     assert!(expanded.errors.is_empty(), "{:?}", expanded.errors);
     let problems = lang::check(&expanded.text);
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
