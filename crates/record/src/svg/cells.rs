@@ -14,8 +14,8 @@ const CELL_MIN: f64 = 36.0;
 const BAR_MIN: f64 = 116.0;
 
 /// Labels on top and on the left, one square per cell, and the colour bar
-/// on the right; `cell(i, j)` gives a cell's fill, text and ink, `shade(t)`
-/// the bar's colour at `t` (0 at its top, 1 at its bottom).
+/// on the right, darkest at its top; `cell(i, j)` gives a cell's fill, text
+/// and ink.
 pub(super) fn cells_svg(
     row_labels: &[&str],
     col_labels: &[&str],
@@ -23,7 +23,6 @@ pub(super) fn cells_svg(
     col_axis: &str,
     cell: impl Fn(usize, usize) -> (String, String, &'static str),
     bar: &ColourBar,
-    shade: impl Fn(f64) -> String,
 ) -> String {
     let (rows, cols) = (row_labels.len(), col_labels.len());
     let cell_side = (640.0 / cols.max(1) as f64).clamp(CELL_MIN, CELL);
@@ -37,13 +36,7 @@ pub(super) fn cells_svg(
     let bar_x = left + cell_side * cols as f64 + 18.0;
     let width = bar_x + bar.width();
     let height = top + grid.max(bar_h + bar.below()) + 10.0;
-    let mut s = String::new();
-    writeln!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" width=\"{width:.0}\" height=\"{height:.0}\" role=\"img\">"
-    )
-    .unwrap();
-    writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>").unwrap();
+    let mut s = super::open(width, height);
     writeln!(
         s,
         "<text x=\"{:.1}\" y=\"14\" {FONT} font-size=\"12\" fill=\"#555555\" text-anchor=\"middle\">{}</text>",
@@ -96,7 +89,7 @@ pub(super) fn cells_svg(
             .unwrap();
         }
     }
-    bar.draw(&mut s, bar_x, top, bar_h, shade);
+    bar.draw(&mut s, bar_x, top, bar_h, |t| blues(1.0 - t));
     s.push_str("</svg>\n");
     s
 }

@@ -42,8 +42,6 @@ impl CountGrid<'_> {
             ],
             swatch: Some((MISSING, self.missing)),
         };
-        // the bar runs from 0 (darkest, top) to max (lightest, bottom)
-        let shade = |t: f64| blues(1.0 - t);
         let cell = |i: usize, j: usize| match self.counts[i][j] {
             Some(n) => {
                 let v = 1.0 - n as f64 / self.max as f64;
@@ -52,7 +50,7 @@ impl CountGrid<'_> {
             }
             None => (MISSING.to_string(), "—".to_string(), "#555555"),
         };
-        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, cell, &bar, shade)
+        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, cell, &bar)
     }
 }
 

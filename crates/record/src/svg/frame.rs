@@ -80,26 +80,23 @@ impl Frame {
         Legend { x: best.0.0, y: best.0.1, width }
     }
 
-    /// The rest of a plot once its grid is drawn: the box, the axis labels,
-    /// the curves through `paths` (pixel points, one list per series) and
-    /// the legend, placed off the curves; closes the SVG.
+    /// The whole plot from its grid (`grid`, drawn without the opening
+    /// tag): the `<svg>` tag, sized to hold the legend if it goes under the
+    /// plot, the grid, the box, the axis labels, the curves through `paths`
+    /// (pixel points, one list per series) and the legend, placed off the
+    /// curves.
     pub(super) fn finish(
         &self,
-        mut s: String,
+        grid: String,
         series: &[Series],
         paths: Vec<Vec<(f64, f64)>>,
         x_label: &str,
         y_label: &str,
     ) -> String {
         let legend = self.legend(series, &paths);
-        if legend.y > self.h {
-            let (w, h) = (self.w, self.h);
-            let grown = h + 18.0 * series.len() as f64 + 8.0 + 10.0;
-            let size = |h: f64| {
-                format!("viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\"")
-            };
-            s = s.replacen(&size(h), &size(grown), 1);
-        }
+        let under = if legend.y > self.h { 18.0 * series.len() as f64 + 8.0 + 10.0 } else { 0.0 };
+        let mut s = super::open(self.w, self.h + under);
+        s.push_str(&grid);
         self.draw(&mut s, x_label, y_label, series.len(), legend);
         for (i, (series, path)) in series.iter().zip(paths).enumerate() {
             self.curve(&mut s, i, series, path.into_iter(), legend);

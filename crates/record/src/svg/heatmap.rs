@@ -46,8 +46,7 @@ impl Heatmap<'_> {
             let ink = if v / self.max > 0.55 { "#ffffff" } else { "#111111" };
             (blues(v / self.max), tick(v), ink)
         };
-        let shade = |t: f64| blues(1.0 - t);
-        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, cell, &bar, shade)
+        cells_svg(self.row_labels, self.col_labels, self.row_axis, self.col_axis, cell, &bar)
     }
 }
 

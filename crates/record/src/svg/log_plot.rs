@@ -28,8 +28,6 @@ impl LogPlot<'_> {
         let x = |v: f64| left + (v - x_min) / (x_max - x_min).max(1e-300) * (w - left - right);
         let y = |v: f64| top + (hi - libm::log10(v)) / (hi - lo) * (h - top - bottom);
         let mut s = String::new();
-        writeln!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\">").unwrap();
-        writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>").unwrap();
         // decade grid lines and labels
         let step = ((hi - lo) / 8.0).ceil().max(1.0) as i64;
         let mut e = lo as i64;

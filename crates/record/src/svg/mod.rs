@@ -34,6 +34,14 @@ pub use raster::Raster;
 
 const FONT: &str = "font-family=\"sans-serif\"";
 
+/// The opening of a `w` × `h` figure: the `<svg>` tag and a white
+/// background.
+fn open(w: f64, h: f64) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+    )
+}
+
 /// Escape text for SVG.
 pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")

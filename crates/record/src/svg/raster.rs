@@ -42,9 +42,7 @@ impl Raster<'_> {
         let grid = self.cell * rows as f64;
         let bar_x = left + self.cell * cols as f64 + 18.0;
         let (w, h) = (bar_x + bar.width(), top + grid.max(116.0) + 8.0);
-        let mut s = String::new();
-        writeln!(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\">").unwrap();
-        writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>").unwrap();
+        let mut s = super::open(w, h);
         writeln!(
             s,
             "<text x=\"{left:.1}\" y=\"14\" {FONT} font-size=\"12\" fill=\"#555555\">{}</text>",
