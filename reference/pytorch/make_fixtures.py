@@ -187,9 +187,15 @@ def sdpa_fully_masked():
     loss, probe = probe_loss(out, g)
     loss.backward()
     row = torch.full((5,), float("-inf"))
+    # nn.MultiheadAttention (True = hidden) with the same fully hidden query
+    mha = nn.MultiheadAttention(D, 1, dropout=0.0, batch_first=True)
+    with torch.no_grad():
+        _, w = mha(q[0].detach(), k[0].detach(), v[0].detach(), attn_mask=~keep,
+                   need_weights=True)
     facts = {
         "sdpa_fully_masked_row_is_zero": bool((out[0, 0, 2] == 0).all()),
         "softmax_of_all_minus_inf_is_nan": bool(torch.softmax(row, 0).isnan().all()),
+        "mha_fully_masked_weights_are_nan": bool(w[0, 2].isnan().all()),
     }
     write("sdpa_fully_masked",
           "F.scaled_dot_product_attention with a boolean attn_mask (True = may look); "

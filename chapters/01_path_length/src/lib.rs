@@ -57,7 +57,7 @@ pub struct Options {
     pub input_scale: f64,
 
     /// Seed of the random weights and inputs.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.

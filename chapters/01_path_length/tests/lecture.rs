@@ -175,6 +175,8 @@ fn bad_options_are_refused() {
         ["--input-scale", "-0.5"],
         ["--input-scale", "inf"],
         ["--init", "xavier"],
+        ["--seed", "18446744073709551615"],
+        ["--seed", "4294967296"],
     ] {
         let err =
             Options::try_parse_from(std::iter::once("ch01").chain(args)).expect_err("refused");

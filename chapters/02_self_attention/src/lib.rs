@@ -30,7 +30,7 @@ pub struct Options {
     pub sharpen: Vec<f64>,
 
     /// Seed of the random inputs and weights in exercise 1(d)'s check.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.

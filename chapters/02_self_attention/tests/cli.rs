@@ -20,6 +20,8 @@ fn out_of_range_and_unknown_options_are_refused() {
     assert!(refused(&["--sharpen", "1,0"]).contains("must be greater than 0"));
     assert!(refused(&["--sharpen", "1e9"]).contains("must be between 0 and 1000"));
     assert!(refused(&["--bogus"]).contains("unexpected argument"));
+    let too_big = refused(&["--seed", "18446744073709551615"]);
+    assert!(too_big.contains("a seed is a whole number from 0 to 4294967295"), "{too_big}");
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub mod speed;
 )]
 pub struct Options {
     /// Seed of the random embeddings and weights.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Largest sequence length in the RNN-against-attention timing (a power of two).

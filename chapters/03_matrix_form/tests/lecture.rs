@@ -61,8 +61,14 @@ fn the_arithmetic_equals_the_lecture() {
 
 #[test]
 fn bad_options_are_refused() {
-    for args in [["--max-len", "100"], ["--max-len", "16384"], ["--max-len", "x"], ["--seed", "-1"]]
-    {
+    for args in [
+        ["--max-len", "100"],
+        ["--max-len", "16384"],
+        ["--max-len", "x"],
+        ["--seed", "-1"],
+        ["--seed", "18446744073709551615"],
+        ["--seed", "4294967296"],
+    ] {
         let err =
             Options::try_parse_from(std::iter::once("ch03").chain(args)).expect_err("refused");
         assert_eq!(err.exit_code(), 2, "{args:?}");

@@ -66,7 +66,7 @@ pub struct Options {
     pub seeds: u16,
 
     /// Seed of every random draw in the chapter (each demo derives its own from it).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.

@@ -15,6 +15,8 @@ fn bad_options_are_refused() {
         &["--draws", "nan"],
         &["--ex9-heads", "0"],
         &["--seeds", "1"],
+        &["--seed", "18446744073709551615"],
+        &["--seed", "4294967296"],
         &["--bogus"],
     ] {
         let err = Options::try_parse_from(std::iter::once("ch04").chain(args.iter().copied()))

@@ -24,7 +24,7 @@ pub struct Options {
     pub strength: f64,
 
     /// Seed of the random weights in the comparison of implementations.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.

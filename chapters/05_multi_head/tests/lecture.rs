@@ -104,7 +104,13 @@ fn three_implementations_agree() {
 
 #[test]
 fn bad_options_are_refused() {
-    for args in [["--strength", "-1"], ["--strength", "nan"], ["--seed", "x"]] {
+    for args in [
+        ["--strength", "-1"],
+        ["--strength", "nan"],
+        ["--seed", "x"],
+        ["--seed", "18446744073709551615"],
+        ["--seed", "4294967296"],
+    ] {
         let err =
             Options::try_parse_from(std::iter::once("ch05").chain(args)).expect_err("refused");
         assert_eq!(err.exit_code(), 2, "{args:?}");

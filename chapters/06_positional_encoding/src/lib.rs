@@ -50,7 +50,7 @@ pub struct Options {
     pub seeds: u16,
 
     /// Added to every seed of the chapter.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.

@@ -15,6 +15,8 @@ fn bad_options_are_refused() {
         &["--seeds", "0"],
         &["--long-steps", "0"],
         &["--l6-positions", "1"],
+        &["--seed", "18446744073709551615"],
+        &["--seed", "4294967296"],
         &["--bogus"],
     ] {
         let err = Options::try_parse_from(std::iter::once("ch06").chain(args.iter().copied()))

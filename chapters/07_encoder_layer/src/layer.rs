@@ -30,6 +30,24 @@ pub fn agreement(seed: u64, nb: &mut Notebook) {
 }
 // ANCHOR_END: agreement
 
+/// The same layers in PyTorch (fixtures in `reference/pytorch`): its
+/// `nn.LayerNorm` and `nn.TransformerEncoderLayer` in both orders, loaded
+/// into blocks and autograd, outputs and every gradient compared.
+pub fn against_pytorch(nb: &mut Notebook) {
+    nb.demo("pytorch", "L17 04.1 · The same layers in PyTorch, f64");
+    twin::say_against_pytorch(
+        nb,
+        &[
+            ("layer_norm", "nn.LayerNorm"),
+            ("encoder_post", "nn.TransformerEncoderLayer, Post-LN"),
+            ("encoder_pre", "nn.TransformerEncoderLayer, Pre-LN"),
+        ],
+    );
+    let flipped = nb
+        .value("torch_flipped_padding", show::sci(twin::cases::encoder_with_flipped_padding(), 1));
+    say!(nb, "the Post-LN layer with PyTorch's padding mask read as 1 = may look: {flipped}");
+}
+
 /// The paper's base model.
 pub const D_MODEL: usize = 512;
 pub const D_FF: usize = 2048;

@@ -51,7 +51,7 @@ pub struct Options {
     pub seeds: u16,
 
     /// Seed of every random draw in the chapter (each demo derives its own from it).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.
@@ -69,6 +69,7 @@ impl Default for Options {
 /// Every demo of the chapter, in the lectures' order.
 pub fn run(opts: &Options, nb: &mut Notebook) {
     layer::agreement(opts.seed, nb);
+    layer::against_pytorch(nb);
     layer::parameters(nb);
     norms::layer_vs_batch_norm(opts.seed, nb);
     let depths = depth::depths(opts.max_depth as usize);

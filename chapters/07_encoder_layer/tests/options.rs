@@ -15,6 +15,8 @@ fn bad_options_are_refused() {
         &["--max-depth", "1"],
         &["--eval", "-3"],
         &["--grad-batch", "nan"],
+        &["--seed", "18446744073709551615"],
+        &["--seed", "4294967296"],
         &["--bogus"],
     ] {
         let err = Options::try_parse_from(std::iter::once("ch07").chain(args.iter().copied()))
@@ -34,6 +36,7 @@ fn a_small_run_prints_every_demo() {
         anchors,
         [
             "agreement",
+            "pytorch",
             "parameters",
             "layer_vs_batch_norm",
             "deep_stack",

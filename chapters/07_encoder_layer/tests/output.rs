@@ -113,3 +113,15 @@ fn exercises_big_model_and_adam() {
         assert!((num(&format!("ex_adam_step_{j}")) - 1.0).abs() < 1e-3, "{j}");
     }
 }
+
+#[test]
+fn the_layers_match_pytorch_to_rounding() {
+    for case in ["layer_norm", "encoder_post", "encoder_pre"] {
+        for kind in ["out", "grad"] {
+            let name = format!("torch_{case}_{kind}");
+            assert!(num(&name) < 1e-13, "{name}: {}", get(&name));
+        }
+    }
+    // and a wrong convention is far outside rounding
+    assert!(num("torch_flipped_padding") > 1e-2, "{}", get("torch_flipped_padding"));
+}

@@ -37,6 +37,23 @@ pub fn agreement(seed: u64, nb: &mut Notebook) {
 }
 // ANCHOR_END: agreement
 
+/// The same layers in PyTorch (fixtures in `reference/pytorch`): its
+/// decoder layer in both orders, its multi-head attention under a causal
+/// and a key-padding mask, and SDPA with a query that may look at nothing.
+pub fn against_pytorch(nb: &mut Notebook) {
+    nb.demo("pytorch", "L17 04.5 · The same layers and masks in PyTorch, f64");
+    twin::say_against_pytorch(
+        nb,
+        &[
+            ("decoder_post", "nn.TransformerDecoderLayer, Post-LN"),
+            ("decoder_pre", "nn.TransformerDecoderLayer, Pre-LN"),
+            ("mha_causal", "nn.MultiheadAttention, causal"),
+            ("mha_padding", "nn.MultiheadAttention, key padding"),
+            ("sdpa_fully_masked", "F.scaled_dot_product_attention"),
+        ],
+    );
+}
+
 // ANCHOR: cross_attention
 pub fn cross_attention(seed: u64, nb: &mut Notebook) {
     nb.demo(

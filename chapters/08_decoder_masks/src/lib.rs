@@ -41,7 +41,7 @@ pub struct Options {
     pub samples: u32,
 
     /// Seed of every random draw in the chapter (each demo derives its own from it).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.
@@ -65,6 +65,7 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     jacobian::jacobian(seed, nb);
     masks::fully_masked_row(nb);
     decoder::agreement(seed, nb);
+    decoder::against_pytorch(nb);
     decoder::cross_attention(seed, nb);
     parallel::parallel_vs_steps(opts.len as usize, opts.layers as usize, seed, nb);
     padding::padding(seed, nb);

@@ -15,6 +15,8 @@ fn bad_options_are_refused() {
         &["--dropout", "nan"],
         &["--samples", "10"],
         &["--seed", "-1"],
+        &["--seed", "18446744073709551615"],
+        &["--seed", "4294967296"],
         &["--bogus"],
     ] {
         let err = Options::try_parse_from(std::iter::once("ch08").chain(args.iter().copied()))
@@ -50,6 +52,7 @@ fn other_options_print_every_demo_and_keep_the_masks_exact() {
             "jacobian",
             "fully_masked_row",
             "agreement",
+            "pytorch",
             "cross_attention",
             "parallel_vs_steps",
             "padding",

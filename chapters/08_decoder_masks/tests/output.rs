@@ -135,3 +135,13 @@ fn the_exercises_check_out() {
         assert_eq!(get(&format!("ex_masked_{s}")), get(&format!("ex_formula_{s}")));
     }
 }
+
+#[test]
+fn the_layers_match_pytorch_to_rounding() {
+    for case in ["decoder_post", "decoder_pre", "mha_causal", "mha_padding", "sdpa_fully_masked"] {
+        for kind in ["out", "grad"] {
+            let name = format!("torch_{case}_{kind}");
+            assert!(num(&name) < 1e-13, "{name}: {}", get(&name));
+        }
+    }
+}

@@ -333,6 +333,21 @@ pub fn figures_dir_ready(dir: &Path) -> Result<(), String> {
 
 /// Command-line value parsers shared by the chapters.
 pub mod cli {
+    /// The largest `--seed` a chapter accepts: 2³² − 1. Every chapter
+    /// derives its random streams by adding small offsets to its seed
+    /// (`seed + 1`, `seed + k` for k < 10⁴), so a 32-bit seed keeps every
+    /// such sum far from the end of `u64` — no overflow panic in a debug
+    /// build, no silent wrap in release.
+    pub const MAX_SEED: u64 = u32::MAX as u64;
+
+    /// The parser of every chapter's `--seed`: a whole number in
+    /// `0..=MAX_SEED`, with a message that says so.
+    pub fn seed(s: &str) -> Result<u64, String> {
+        let bad = || format!("a seed is a whole number from 0 to {MAX_SEED}, not `{s}`");
+        let seed: u64 = s.trim().parse().map_err(|_| bad())?;
+        if seed <= MAX_SEED { Ok(seed) } else { Err(bad()) }
+    }
+
     /// A parser for a finite number in `[lo, hi]`, with a message that says so.
     pub fn float_in(
         lo: f64,
@@ -346,5 +361,22 @@ pub mod cli {
                 Err(format!("must be between {lo} and {hi}"))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod seed_tests {
+    use super::cli::{MAX_SEED, seed};
+
+    #[test]
+    fn a_seed_is_32_bits_so_that_seed_plus_an_offset_cannot_overflow() {
+        assert_eq!(seed("0"), Ok(0));
+        assert_eq!(seed("4294967295"), Ok(MAX_SEED));
+        for bad in ["4294967296", "18446744073709551615", "-1", "seven", "1.5", ""] {
+            let why = seed(bad).unwrap_err();
+            assert!(why.contains("from 0 to 4294967295"), "{bad}: {why}");
+        }
+        // the largest offset any chapter adds is far below the headroom
+        assert!(MAX_SEED.checked_add(u64::from(u32::MAX)).is_some());
     }
 }

@@ -19,6 +19,7 @@ use rand::SeedableRng;
 
 use crate::{Fixture, Tensor};
 
+// ANCHOR: layout
 /// How a PyTorch tensor maps onto a parameter of the book.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
@@ -50,6 +51,8 @@ pub fn convert(t: &Tensor, layout: Layout) -> Mat<f64> {
         }
     }
 }
+
+// ANCHOR_END: layout
 
 /// The largest differences of one kernel set against PyTorch.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -197,12 +200,15 @@ fn rows(m: &Mat<f64>, start: usize, len: usize) -> Mat<f64> {
     m.as_ref().submatrix(start, 0, len, m.ncols()).to_owned()
 }
 
+// ANCHOR: key_padding
 /// The book's keep-mask (1 = may look), (B·S_q, S_k), from PyTorch's
 /// key-padding mask (B, S_k) with 1 = padding: the polarity flips.
 pub fn keep_from_key_padding(pad: &Tensor, len_q: usize) -> Mat<f64> {
     let pad = pad.mat();
     Mat::from_fn(pad.nrows() * len_q, pad.ncols(), |r, j| 1.0 - pad[(r / len_q, j)])
 }
+
+// ANCHOR_END: key_padding
 
 fn rng() -> rand_pcg::Pcg64Mcg {
     rand_pcg::Pcg64Mcg::seed_from_u64(0) // initial values, all overwritten by PyTorch's
@@ -231,6 +237,7 @@ pub fn layer_norm(fix: &Fixture) -> Report {
     report(fix, Some(blocks), autograd)
 }
 
+// ANCHOR: links
 /// Link `nn.MultiheadAttention`'s parameters (prefix `torch`) to the
 /// book's attention `ours`.
 fn link_attention(linked: &mut Linked, fix: &Fixture, torch: &str, ours: &str) {
@@ -248,6 +255,19 @@ fn link_attention(linked: &mut Linked, fix: &Fixture, torch: &str, ours: &str) {
     );
     linked.param(fix, &format!("{torch}out_proj.bias"), &format!("{ours}.w_o.b"), Layout::Same);
 }
+
+/// Link a PyTorch Transformer layer's feed-forward network and norms.
+fn link_ff_and_norms(linked: &mut Linked, fix: &Fixture, ours: &str, norms: usize) {
+    linked.param(fix, "linear1.weight", &format!("{ours}.ff.up.w"), Layout::Transposed);
+    linked.param(fix, "linear1.bias", &format!("{ours}.ff.up.b"), Layout::Same);
+    linked.param(fix, "linear2.weight", &format!("{ours}.ff.down.w"), Layout::Transposed);
+    linked.param(fix, "linear2.bias", &format!("{ours}.ff.down.b"), Layout::Same);
+    for i in 1..=norms {
+        linked.param(fix, &format!("norm{i}.weight"), &format!("{ours}.ln{i}.gamma"), Layout::Same);
+        linked.param(fix, &format!("norm{i}.bias"), &format!("{ours}.ln{i}.beta"), Layout::Same);
+    }
+}
+// ANCHOR_END: links
 
 /// `nn.MultiheadAttention` as causal self-attention (`mha_causal`) or as
 /// cross-attention under a key-padding mask (`mha_padding`): outputs and
@@ -327,18 +347,6 @@ pub fn sdpa_fully_masked(fix: &Fixture) -> Report {
     report(fix, Some(blocks), autograd)
 }
 
-/// Link a PyTorch Transformer layer's feed-forward network and norms.
-fn link_ff_and_norms(linked: &mut Linked, fix: &Fixture, ours: &str, norms: usize) {
-    linked.param(fix, "linear1.weight", &format!("{ours}.ff.up.w"), Layout::Transposed);
-    linked.param(fix, "linear1.bias", &format!("{ours}.ff.up.b"), Layout::Same);
-    linked.param(fix, "linear2.weight", &format!("{ours}.ff.down.w"), Layout::Transposed);
-    linked.param(fix, "linear2.bias", &format!("{ours}.ff.down.b"), Layout::Same);
-    for i in 1..=norms {
-        linked.param(fix, &format!("norm{i}.weight"), &format!("{ours}.ln{i}.gamma"), Layout::Same);
-        linked.param(fix, &format!("norm{i}.bias"), &format!("{ours}.ln{i}.beta"), Layout::Same);
-    }
-}
-
 fn norm_of(case: &str) -> Norm {
     if case.ends_with("pre") { Norm::Pre } else { Norm::Post }
 }
@@ -410,6 +418,7 @@ pub fn decoder_layer(fix: &Fixture) -> Report {
     report(fix, Some(blocks), autograd)
 }
 
+// ANCHOR: gru
 /// `nn.GRU`, one layer, from a given h0: every state and the last.
 /// (`blocks` has no GRU.)
 pub fn gru(fix: &Fixture) -> Report {
@@ -435,6 +444,7 @@ pub fn gru(fix: &Fixture) -> Report {
     });
     report(fix, None, autograd)
 }
+// ANCHOR_END: gru
 
 /// `F.cross_entropy` with an ignored class and PyTorch's label smoothing
 /// (the book's `Smoothing::AllClasses`); also without smoothing.
@@ -452,6 +462,31 @@ pub fn cross_entropy(fix: &Fixture) -> Report {
         (values, loss)
     });
     report(fix, None, autograd)
+}
+
+/// What a wrong convention costs: the Post-LN encoder layer with PyTorch's
+/// key-padding mask read the wrong way round (1 taken as "may look").
+pub fn encoder_with_flipped_padding() -> f64 {
+    let mut fix = Fixture::named("encoder_post");
+    for v in &mut fix.inputs.get_mut("key_padding").expect("key_padding").data {
+        *v = 1.0 - *v;
+    }
+    check(&fix).worst()
+}
+
+/// What a wrong convention costs: the GRU read with its r and z gates
+/// swapped (rows 0..H and H..2H of every stacked weight and bias).
+pub fn gru_with_swapped_gates() -> f64 {
+    let mut fix = Fixture::named("gru");
+    for name in ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"] {
+        let t = fix.params.get_mut(name).expect("a GRU weight");
+        let cols = if t.shape.len() == 2 { t.shape[1] } else { 1 };
+        let h = t.shape[0] / 3;
+        for i in 0..h * cols {
+            t.data.swap(i, h * cols + i);
+        }
+    }
+    check(&fix).worst()
 }
 
 /// The check of one fixture, by its case name.

@@ -188,3 +188,23 @@ fn tensor(t: &Value, name: &str) -> Result<Tensor, String> {
     }
     Ok(Tensor { shape, data })
 }
+
+/// Print one line per case into a chapter's notebook and record its two
+/// largest differences as `torch_<case>_out` and `torch_<case>_grad`, so
+/// that the page quotes them. `cases` pairs a fixture with its label.
+pub fn say_against_pytorch(nb: &mut record::Notebook, cases: &[(&str, &str)]) {
+    use record::{say, show};
+    let reports: Vec<(Report, &str)> = cases.iter().map(|(c, l)| (cases::named(c), *l)).collect();
+    let torch = &reports[0].0.torch;
+    say!(nb, "PyTorch {torch}, float64; largest |book − PyTorch| (plain and fused kernels):");
+    for (r, label) in &reports {
+        let out = [r.plain.output, r.fused.output]
+            .into_iter()
+            .fold(r.blocks.unwrap_or(0.0), blocks::worse);
+        let grad = blocks::worse(r.plain.grads, r.fused.grads);
+        let out = nb.value(&format!("torch_{}_out", r.case), show::sci(out, 1));
+        let grad = nb.value(&format!("torch_{}_grad", r.case), show::sci(grad, 1));
+        let who = if r.blocks.is_some() { "blocks + autograd" } else { "autograd" };
+        say!(nb, "  {label:<36} outputs ({who}) {out}, gradients {grad}  [{} numbers]", r.compared);
+    }
+}

@@ -2,7 +2,7 @@
 //! output and every gradient within f64 rounding. Each test prints its
 //! largest differences.
 
-use twin::{Fixture, Report, Tensor, cases};
+use twin::{Fixture, Report, cases};
 
 /// f64 rounding over a few hundred operations: far below any error of
 /// convention (the tests at the end show those move results by ≥ 1e-2).
@@ -40,6 +40,7 @@ fn a_fully_masked_query_gets_a_zero_row_as_in_sdpa() {
     let fix = Fixture::named("sdpa_fully_masked");
     assert!(fix.facts["sdpa_fully_masked_row_is_zero"]);
     assert!(fix.facts["softmax_of_all_minus_inf_is_nan"]);
+    assert!(fix.facts["mha_fully_masked_weights_are_nan"]);
     check(&cases::check(&fix));
 }
 
@@ -86,34 +87,15 @@ fn numbers_read_back_to_the_bits_python_wrote() {
     assert!(Fixture::parse(&bad).unwrap_err().contains("wants 4 numbers"));
 }
 
-fn swap_blocks(t: &mut Tensor, a: usize, b: usize) {
-    // swap row blocks a and b of a (3H, ·) stacked weight or a (3H) bias
-    let cols = if t.shape.len() == 2 { t.shape[1] } else { 1 };
-    let h = t.shape[0] / 3;
-    for r in 0..h {
-        for c in 0..cols {
-            t.data.swap((a * h + r) * cols + c, (b * h + r) * cols + c);
-        }
-    }
-}
-
 /// The test can fail: a GRU read with its r and z gates swapped, or a
 /// padding mask read with the wrong polarity, is far outside `TOL`.
 #[test]
 fn a_wrong_convention_is_caught() {
-    let mut fix = Fixture::named("gru");
-    for name in ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"] {
-        swap_blocks(fix.params.get_mut(name).unwrap(), 0, 1);
-    }
-    let r = cases::check(&fix);
-    println!("GRU with r and z swapped: {:.2e}", r.worst());
-    assert!(r.worst() > 1e-2);
+    let swapped = cases::gru_with_swapped_gates();
+    println!("GRU with r and z swapped: {swapped:.2e}");
+    assert!(swapped > 1e-2);
 
-    let mut fix = Fixture::named("encoder_post");
-    for v in &mut fix.inputs.get_mut("key_padding").unwrap().data {
-        *v = 1.0 - *v; // 1 = keep read as 1 = padding
-    }
-    let r = cases::check(&fix);
-    println!("encoder layer with the padding mask's polarity flipped: {:.2e}", r.worst());
-    assert!(r.worst() > 1e-2);
+    let flipped = cases::encoder_with_flipped_padding();
+    println!("encoder layer with the padding mask's polarity flipped: {flipped:.2e}");
+    assert!(flipped > 1e-2);
 }
