@@ -77,7 +77,7 @@ pub struct Options {
     pub exercise_length: usize,
 
     /// First seed; the runs use seed, seed + 1, …
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = record::cli::seed)]
     pub seed: u64,
 
     /// Also write the chapter's SVG figures into this directory.
@@ -102,6 +102,7 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
         models: tidy(&opts.models),
         test: opts.test as usize,
     };
+    models::against_pytorch(nb);
     let runs = experiment::experiment(&setup, nb);
     positions::by_position(&setup, &runs, nb);
     learned::what_it_learned(&setup, &runs, opts.probe as usize, nb);

@@ -116,3 +116,17 @@ impl Translator for Model {
         }
     }
 }
+
+/// The GRU and the loss in PyTorch (fixtures in `reference/pytorch`):
+/// `nn.GRU` from a given state, and `F.cross_entropy` with an ignored
+/// class and label smoothing, outputs and every gradient compared.
+pub fn against_pytorch(nb: &mut record::Notebook) {
+    nb.demo("pytorch", "L17 05 · The GRU and the loss in PyTorch, f64");
+    twin::say_against_pytorch(
+        nb,
+        &[("gru", "nn.GRU"), ("cross_entropy", "F.cross_entropy (ignore, smoothing)")],
+    );
+    let swapped = twin::cases::gru_with_swapped_gates();
+    let swapped = nb.value("torch_gru_swapped", record::show::sci(swapped, 1));
+    record::say!(nb, "the GRU with PyTorch's r and z gates read the wrong way round: {swapped}");
+}

@@ -16,6 +16,8 @@ fn bad_options_are_refused() {
         &["--test", "0"],
         &["--speed-lengths", "x"],
         &["--exercise-length", "129"],
+        &["--seed", "18446744073709551615"],
+        &["--seed", "4294967296"],
         &["--bogus"],
     ] {
         let err = Options::try_parse_from(std::iter::once("ch09").chain(args.iter().copied()))
@@ -33,7 +35,7 @@ fn a_small_run_prints_every_demo() {
     let anchors: Vec<&str> = nb.demos().iter().map(|d| d.anchor.as_str()).collect();
     assert_eq!(
         anchors,
-        ["experiment", "by_position", "what_it_learned", "speed", "exercise_longer"]
+        ["pytorch", "experiment", "by_position", "what_it_learned", "speed", "exercise_longer"]
     );
     let all: String = nb.demos().iter().map(|d| d.text.as_str()).collect();
     assert!(all.contains("batch 64, 50 steps") && all.contains("L = 8, 50 steps"), "{all}");

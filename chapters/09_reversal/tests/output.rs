@@ -132,3 +132,15 @@ fn three_times_the_training_steadies_the_gru_with_attention_only() {
     assert_eq!(num("ex_seq_gru_max"), 0.0);
     assert!(num("ex_seq_transformer_min") > 0.99);
 }
+
+#[test]
+fn the_layers_match_pytorch_to_rounding() {
+    for case in ["gru", "cross_entropy"] {
+        for kind in ["out", "grad"] {
+            let name = format!("torch_{case}_{kind}");
+            assert!(num(&name) < 1e-13, "{name}: {}", get(&name));
+        }
+    }
+    // and a wrong convention is far outside rounding
+    assert!(num("torch_gru_swapped") > 1e-2, "{}", get("torch_gru_swapped"));
+}
