@@ -8,7 +8,7 @@ use autograd::{Params, Tape};
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
-use record::svg::{LogPlot, Series};
+use record::svg::{LinePlot, LogPlot, Series};
 use record::{Notebook, say, show};
 use std::f64::consts::PI;
 
@@ -99,7 +99,20 @@ pub fn measure(stack: Stack, depth: usize, seed: u64) -> Measured {
 }
 // ANCHOR_END: stack
 
-// ANCHOR: deep_stack
+// ANCHOR: plain_fixed_point
+/// The plain stack by hand: (rms and std the forward signal settles at, the
+/// backward factor per layer). Forward, m = E[h²] follows
+/// m ← (256·var_w·m + var_b)/2: W ~ U(±1/16) gives 256·var_w = 1/3, the
+/// bias adds var_b = 1/768 and the ReLU halves. Backward sees no bias.
+pub fn plain_fixed_point() -> (f64, f64, f64) {
+    let var_w = 1.0 / (3.0 * WIDTH as f64); // U(±1/√256): bound²/3, also b's variance
+    let m = (0..200).fold(1.0, |m, _| (WIDTH as f64 * var_w * m + var_w) / 2.0);
+    // a ReLU of a zero-mean Gaussian has mean² = E[h²]/π of its square
+    let std = (m * (1.0 - 1.0 / PI)).sqrt();
+    (m.sqrt(), std, (WIDTH as f64 * var_w / 2.0).sqrt())
+}
+// ANCHOR_END: plain_fixed_point
+
 pub fn deep_stack(depths: &[usize], seed: u64, nb: &mut Notebook) -> Vec<[Measured; 3]> {
     nb.demo("deep_stack", "L6 04.1 · Deep stacks: plain, residual, residual + LayerNorm");
     say!(
@@ -130,15 +143,11 @@ pub fn deep_stack(depths: &[usize], seed: u64, nb: &mut Notebook) -> Vec<[Measur
         say!(nb, "{line}");
         all.push(m);
     }
-    // plain stack, forward: m = E[h²] follows m ← (m/3 + var_b)/2, since
-    // W ~ U(±1/16) gives 256·var_w = 1/3, the bias adds var_b = 1/768 and the
-    // ReLU halves; its fixed point is the floor the std settles at
-    let var_w = 1.0 / (3.0 * WIDTH as f64); // U(±1/√256): bound²/3
-    let m = (0..200).fold(1.0, |m, _| (WIDTH as f64 * var_w * m + var_w) / 2.0);
-    let rms = nb.value("plain_floor_rms", show::num(m.sqrt(), 3));
-    let sd = nb.value("plain_floor_std", show::num((m * (1.0 - 1.0 / PI)).sqrt(), 3));
+    let (rms, sd, back) = plain_fixed_point();
+    let rms = nb.value("plain_floor_rms", show::num(rms, 3));
+    let sd = nb.value("plain_floor_std", show::num(sd, 3));
     say!(nb, "plain, forward: E[h²] ← (E[h²]/3 + 1/768)/2 settles at rms {rms}, std {sd}");
-    let back = nb.value("plain_backward_factor", show::num((WIDTH as f64 * var_w / 2.0).sqrt(), 3));
+    let back = nb.value("plain_backward_factor", show::num(back, 3));
     say!(nb, "plain, backward (no bias): Wᵀ gives 1/3, the ReLU mask 1/2: √(1/6) = {back}");
     let labels = ["no residual: gradient", "residual only: output std", "residual + LN: gradient"];
     let colours = ["#d62728", "#ff7f0e", "#2ca02c"];
@@ -155,8 +164,8 @@ pub fn deep_stack(depths: &[usize], seed: u64, nb: &mut Notebook) -> Vec<[Measur
     nb.figure("deep_stack", plot.to_svg());
     all
 }
-// ANCHOR_END: deep_stack
 
+// ANCHOR: layer_grads
 /// The gradient norm of every encoder layer's parameters at
 /// initialisation, for one batch of reversal examples.
 pub fn layer_grads(layers: usize, norm: Norm, batch: usize, seed: u64) -> Vec<f64> {
@@ -168,6 +177,7 @@ pub fn layer_grads(layers: usize, norm: Norm, batch: usize, seed: u64) -> Vec<f6
     let grads = tape.backward(m.loss(&tape, &b));
     (0..layers)
         .map(|i| {
+            // ‖∇‖ over every parameter of layer i: attention, FFN, both norms
             let prefix = format!("layer{i}.");
             let mine = params.iter().filter(|(_, p)| p.name.starts_with(&prefix));
             let sq = mine.map(|(id, _)| grads.get(id).map_or(0.0, squares));
@@ -176,10 +186,11 @@ pub fn layer_grads(layers: usize, norm: Norm, batch: usize, seed: u64) -> Vec<f6
         .collect()
 }
 
+// ANCHOR_END: layer_grads
+
 pub const NS: [usize; 4] = [2, 4, 8, 16];
 pub const GRAD_SEEDS: u64 = 3;
 
-// ANCHOR: grad_by_depth
 pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
     nb.demo(
         "grad_by_depth",
@@ -190,21 +201,49 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
         "encoders of N layers (d_model 64, 4 heads, d_ff 256), reversal loss on {batch} sequences of {}",
         model::LEN
     );
-    say!(nb, "‖∇‖ of each layer's parameters, mean of seeds {seed}..{}", seed + GRAD_SEEDS - 1);
+    say!(
+        nb,
+        "‖∇‖ of each layer's parameters, layer 1 (input side) to N, mean of seeds {seed}..{}",
+        seed + GRAD_SEEDS - 1
+    );
+    let seeds: Vec<u64> = (0..GRAD_SEEDS).map(|k| seed + k).collect();
+    say!(nb, "last/first: the mean profile's, [lowest, highest] over the seeds");
     let mut series = Vec::new();
     for norm in [Norm::Post, Norm::Pre] {
         let tag = if norm == Norm::Post { "post" } else { "pre" };
-        let (mut first, mut last) = (Vec::new(), Vec::new());
+        let mut last = Vec::new();
         for n in NS {
             let runs: Vec<Vec<f64>> =
-                (0..GRAD_SEEDS).map(|k| layer_grads(n, norm, batch, seed + k)).collect();
-            let mean = |i: usize| runs.iter().map(|r| r[i]).sum::<f64>() / GRAD_SEEDS as f64;
-            let (f, l) = (mean(0), mean(n - 1));
-            let fs = nb.value(&format!("{tag}_first_n{n}"), show::num(f, 3));
-            let ls = nb.value(&format!("{tag}_last_n{n}"), show::num(l, 3));
-            say!(nb, "{norm:?}-LN N = {n:>2}: first layer {fs}, last layer {ls}");
-            first.push((n as f64, f));
+                seeds.iter().map(|&s| layer_grads(n, norm, batch, s)).collect();
+            let profile: Vec<f64> = (0..n)
+                .map(|i| runs.iter().map(|r| r[i]).sum::<f64>() / seeds.len() as f64)
+                .collect();
+            // last/first within each seed: does the verdict hold seed by seed?
+            let per_seed: Vec<f64> = runs.iter().map(|r| r[n - 1] / r[0]).collect();
+            let lo_s = nb.value(
+                &format!("{tag}_last_over_first_n{n}_min"),
+                show::num(per_seed.iter().copied().fold(f64::INFINITY, f64::min), 2),
+            );
+            let hi_s = nb.value(
+                &format!("{tag}_last_over_first_n{n}_max"),
+                show::num(per_seed.iter().copied().fold(0.0, f64::max), 2),
+            );
+            let (f, l) = (profile[0], profile[n - 1]);
+            nb.value(&format!("{tag}_first_n{n}"), show::num(f, 3));
+            nb.value(&format!("{tag}_last_n{n}"), show::num(l, 3));
+            let lo = profile.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = profile.iter().copied().fold(0.0, f64::max);
+            nb.value(&format!("{tag}_min_n{n}"), show::num(lo, 3));
+            nb.value(&format!("{tag}_max_n{n}"), show::num(hi, 3));
+            let ratio = nb.value(&format!("{tag}_last_over_first_n{n}"), show::num(l / f, 2));
+            let cells: String = profile.iter().map(|g| format!(" {}", show::num(*g, 3))).collect();
+            say!(nb, "{norm:?}-LN N = {n:>2}:{cells}   last/first {ratio} [{lo_s}, {hi_s}]");
             last.push((n as f64, l));
+            if n == 4 || n == 16 {
+                let points: Vec<(f64, f64)> =
+                    profile.iter().enumerate().map(|(i, &g)| ((i + 1) as f64, g)).collect();
+                series.push((format!("{norm:?}-LN, N = {n}"), points));
+            }
         }
         if norm == Norm::Pre {
             // Xiong et al.: Pre-LN's gradient shrinks as 1/√N (for large N and d)
@@ -213,17 +252,17 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
             let bound = nb.value("pre_last_xiong", show::num((n0 / n1).sqrt(), 2));
             say!(nb, "Pre-LN last layer, N = {n0} → {n1}: ×{ratio} (1/√N predicts ×{bound})");
         }
-        let (c1, c2) =
-            if norm == Norm::Post { ("#d62728", "#ff9896") } else { ("#1f77b4", "#aec7e8") };
-        series.push((format!("{norm:?}-LN, last layer"), c1, last));
-        series.push((format!("{norm:?}-LN, first layer"), c2, first));
     }
-    let series: Vec<Series> =
-        series.iter().map(|(l, c, p)| Series { label: l, colour: c, points: p.clone() }).collect();
-    let plot =
-        LogPlot {
-            series: &series, x_label: "layers N", y_label: "‖∇‖ of one layer's parameters"
-        };
+    let colours = ["#ff9896", "#d62728", "#aec7e8", "#1f77b4"];
+    let series: Vec<Series> = series
+        .iter()
+        .zip(colours)
+        .map(|((l, p), c)| Series { label: l, colour: c, points: p.clone() })
+        .collect();
+    let plot = LinePlot {
+        series: &series,
+        x_label: "layer (1 = input side)",
+        y_label: "‖∇‖ of the layer's parameters",
+    };
     nb.figure("grad_by_depth", plot.to_svg());
 }
-// ANCHOR_END: grad_by_depth

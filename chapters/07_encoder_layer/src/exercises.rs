@@ -14,7 +14,6 @@ use record::{Notebook, say, show};
 use crate::depth::{self, Measured, Stack};
 use crate::norms::{self, Company};
 
-// ANCHOR: exercise_padding
 pub fn exercise_padding(seed: u64, nb: &mut Notebook) {
     nb.demo("exercise_padding", "Exercise · The sentence alone, padded to 12");
     let (params, table) = norms::setup(seed);
@@ -31,18 +30,23 @@ pub fn exercise_padding(seed: u64, nb: &mut Notebook) {
         "the same sentence with 8 pads vs with none (nothing else in the batch): BN moves {pads}"
     );
 }
-// ANCHOR_END: exercise_padding
 
 // ANCHOR: exercise_depth
-/// From the deepest plain stack's gradient, the rate per layer; the depth
-/// where that rate takes the gradient below 1e−10; then measured there.
+/// From the deepest plain stack's gradient factor `at` (after `deepest`
+/// layers), the rate per layer and the first depth where that rate takes
+/// the gradient below 1e−10.
+pub fn vanishing_depth(deepest: usize, at: f64) -> (f64, usize) {
+    let per_layer = libm::pow(at, 1.0 / deepest as f64);
+    (per_layer, libm::ceil(-10.0 / libm::log10(per_layer)) as usize)
+}
+// ANCHOR_END: exercise_depth
+
 pub fn exercise_depth(stack: &[[Measured; 3]], nb: &mut Notebook) {
     nb.demo("exercise_depth", "Exercise · Where the plain stack's gradient drops below 1e-10");
     let depths = depth::depths(1 << (stack.len() - 1));
     let (deepest, at) = (*depths.last().unwrap(), stack.last().unwrap()[0].grad);
-    let per_layer = libm::pow(at, 1.0 / deepest as f64);
+    let (per_layer, predicted) = vanishing_depth(deepest, at);
     let rate = nb.value("ex_rate_per_layer", show::num(per_layer, 3));
-    let predicted = libm::ceil(-10.0 / libm::log10(per_layer)) as usize;
     let p = nb.value("ex_predicted_depth", predicted.to_string());
     say!(nb, "at {deepest} layers the factor is {}, so about {rate} per layer", show::sci(at, 1));
     say!(nb, "{rate}^L < 1e-10 from L = {p} on");
@@ -55,35 +59,34 @@ pub fn exercise_depth(stack: &[[Measured; 3]], nb: &mut Notebook) {
         say!(nb, "measured at {l} layers: {g}");
     }
 }
-// ANCHOR_END: exercise_depth
 
 // ANCHOR: exercise_big_model
+/// The big model's layers (d_model 1024, d_ff 4096) with `heads` heads:
+/// parameters of an encoder layer, a decoder layer and the feed-forward.
+pub fn big_model_layers(heads: usize) -> (usize, usize, usize) {
+    let (d, d_ff) = (1024, 4096);
+    let mut rng = Pcg64Mcg::seed_from_u64(0);
+    let (mut enc, mut dec, mut ff) =
+        (Params::<f32>::new(), Params::<f32>::new(), Params::<f32>::new());
+    let _ = EncoderLayer::new(&mut enc, "e", d, heads, d_ff, Norm::Post, &mut rng);
+    let _ = DecoderLayer::new(&mut dec, "d", d, heads, d_ff, Norm::Post, &mut rng);
+    let _ = autograd::nn::FeedForward::new(&mut ff, "f", d, d_ff, &mut rng);
+    (enc.count(), dec.count(), ff.count())
+}
+// ANCHOR_END: exercise_big_model
+
 pub fn exercise_big_model(nb: &mut Notebook) {
     nb.demo("exercise_big_model", "Exercise · The big model's layers (L17 ex. 3, L6 ex. 5)");
-    let (d, d_ff) = (1024, 4096);
-    let mut counts = Vec::new();
-    for heads in [16, 8] {
-        let mut rng = Pcg64Mcg::seed_from_u64(0);
-        let mut enc = Params::<f32>::new();
-        let e = EncoderLayer::new(&mut enc, "e", d, heads, d_ff, Norm::Post, &mut rng);
-        let mut dec = Params::<f32>::new();
-        let _ = DecoderLayer::new(&mut dec, "d", d, heads, d_ff, Norm::Post, &mut rng);
-        let mut ff = Params::<f32>::new();
-        let _ = autograd::nn::FeedForward::new(&mut ff, "f", d, d_ff, &mut rng);
-        let _ = e; // only its parameter count matters
-        counts.push((heads, enc.count(), dec.count(), ff.count()));
-    }
-    let (_, enc, dec, ff) = counts[0];
+    let ((enc, dec, ff), (enc8, _, _)) = (big_model_layers(16), big_model_layers(8));
     let enc_s = nb.value("ex_big_encoder", show::grouped(enc));
     let dec_s = nb.value("ex_big_decoder", show::grouped(dec));
     let share = nb.value("ex_big_ffn_share", show::num(100.0 * ff as f64 / enc as f64, 1));
-    say!(nb, "d_model {d}, d_ff {d_ff}, 16 heads: encoder layer {enc_s}, decoder layer {dec_s}");
+    say!(nb, "d_model 1024, d_ff 4096, 16 heads: encoder layer {enc_s}, decoder layer {dec_s}");
     say!(nb, "the feed-forward holds {share}% of the encoder layer");
     say!(nb, "a decoder-only (GPT-style) layer has no cross-attention: {enc_s}, as the encoder's");
-    let same = nb.value("ex_big_heads_same", if counts[0].1 == counts[1].1 { "yes" } else { "no" });
-    say!(nb, "with 8 heads: encoder layer {} — the same count: {same}", show::grouped(counts[1].1));
+    let same = nb.value("ex_big_heads_same", if enc == enc8 { "yes" } else { "no" });
+    say!(nb, "with 8 heads: encoder layer {} — the same count: {same}", show::grouped(enc8));
 }
-// ANCHOR_END: exercise_big_model
 
 // ANCHOR: exercise_adam_first_step
 /// One Adam step on gradients spread over six orders of magnitude.

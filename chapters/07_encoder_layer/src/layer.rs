@@ -63,9 +63,8 @@ fn count(build: impl FnOnce(&mut Params<f32>, &mut Pcg64Mcg)) -> usize {
     params.count()
 }
 
-pub fn parameters(nb: &mut Notebook) {
-    nb.demo("parameters", "L17 04.1 · Where the base model's parameters are");
-    say!(nb, "d_model {D_MODEL}, d_ff {D_FF}, h {HEADS}, N = {N}, one shared {VOCAB}-token table");
+/// The base model by part: (part, one module's parameters, how many modules).
+pub fn base_model_parts() -> [(&'static str, usize, usize); 4] {
     let (d, f, h) = (D_MODEL, D_FF, HEADS);
     let attn = count(|p, r| {
         let _ = MultiHeadAttention::new(p, "a", d, h, r);
@@ -79,16 +78,26 @@ pub fn parameters(nb: &mut Notebook) {
     let emb = count(|p, r| {
         let _ = nn::Embedding::new(p, "e", VOCAB, d, r);
     });
-    // encoder layer: self-attention; decoder layer: self- and cross-attention
-    let rows = [
-        ("attention", "attention", attn, 3 * N),
-        ("feed-forward", "ffn", ff, 2 * N),
-        ("LayerNorm", "layernorm", ln, 5 * N),
-        ("embeddings", "embeddings", emb, 1),
-    ];
-    let total: usize = rows.iter().map(|r| r.2 * r.3).sum();
+    [
+        // encoder self-attention, decoder self- and cross-attention
+        ("attention", attn, 3 * N),
+        ("feed-forward", ff, 2 * N),
+        // two per encoder layer, three per decoder layer
+        ("LayerNorm", ln, 5 * N),
+        // one table shared by source, target and the output layer
+        ("embeddings", emb, 1),
+    ]
+}
+// ANCHOR_END: parameters
+
+pub fn parameters(nb: &mut Notebook) {
+    nb.demo("parameters", "L17 04.1 · Where the base model's parameters are");
+    say!(nb, "d_model {D_MODEL}, d_ff {D_FF}, h {HEADS}, N = {N}, one shared {VOCAB}-token table");
+    let rows = base_model_parts();
+    let total: usize = rows.iter().map(|r| r.1 * r.2).sum();
     say!(nb, "{:<13}{:>12}{:>7}{:>14}{:>8}", "part", "per module", "×", "total", "share");
-    for (label, name, one, times) in rows {
+    for (label, one, times) in rows {
+        let name = if label == "feed-forward" { "ffn".to_owned() } else { label.to_lowercase() };
         let all = nb.value(&format!("params_{name}"), show::grouped(one * times));
         nb.value(&format!("params_{name}_one"), show::grouped(one));
         let share = nb.value(
@@ -99,9 +108,9 @@ pub fn parameters(nb: &mut Notebook) {
     }
     let total = nb.value("params_total", show::num(total as f64 / 1e6, 1));
     say!(nb, "total {total}M (the paper's table: 65M)");
+    let (attn, ff, ln) = (rows[0].1, rows[1].1, rows[2].1);
     let ratio = nb.value("ffn_over_attention", show::num(ff as f64 / attn as f64, 2));
     say!(nb, "one feed-forward / one attention: {ratio}");
     let enc = nb.value("encoder_layer", show::grouped(attn + ff + 2 * ln));
     say!(nb, "one encoder layer: {enc}");
 }
-// ANCHOR_END: parameters

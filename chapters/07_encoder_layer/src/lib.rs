@@ -15,6 +15,7 @@ pub mod layer;
 pub mod model;
 pub mod norms;
 pub mod training;
+pub mod warmup;
 
 /// What a reader can change without editing code.
 #[derive(Parser, Debug, Clone)]
@@ -83,6 +84,7 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     };
     let seeds: Vec<u64> = (0..u64::from(opts.seeds)).map(|k| opts.seed + k).collect();
     training::post_vs_pre(setup, &seeds, nb);
+    warmup::warmup_measured(setup, opts.seed, nb);
     exercises::exercise_padding(opts.seed, nb);
     exercises::exercise_depth(&stack, nb);
     exercises::exercise_big_model(nb);

@@ -34,6 +34,7 @@ pub fn ids(c: Company) -> Vec<usize> {
     ids
 }
 
+// ANCHOR: normalised
 /// The sentence's four output rows under LayerNorm and under BatchNorm
 /// (training mode, γ = 1, β = 0, over every row of the batch, padding too).
 pub fn normalised(params: &Params<f64>, table: &Embedding, c: Company) -> (Mat<f64>, Mat<f64>) {
@@ -49,6 +50,7 @@ pub fn normalised(params: &Params<f64>, table: &Embedding, c: Company) -> (Mat<f
     let by_bn = x.batch_norm(g, b, 1e-5).value().subrows(0, SENTENCE.len()).to_owned();
     (by_ln, by_bn)
 }
+// ANCHOR_END: normalised
 
 /// The embedding table and a LayerNorm's γ, β (shared with the BatchNorm).
 pub fn setup(seed: u64) -> (Params<f64>, Embedding) {
@@ -70,7 +72,6 @@ pub const SHORT: Company = Company { len: 6, others: 1, seed: 100 };
 pub const LONG: Company = Company { len: 10, others: 3, seed: 101 };
 pub const WIDE: Company = Company { len: 5, others: 7, seed: 102 };
 
-// ANCHOR: layer_vs_batch_norm
 pub fn layer_vs_batch_norm(seed: u64, nb: &mut Notebook) {
     nb.demo(
         "layer_vs_batch_norm",
@@ -119,4 +120,3 @@ pub fn layer_vs_batch_norm(seed: u64, nb: &mut Notebook) {
         nb.value("ln_blocks_vs_autograd", show::sci(blocks::max_diff(&by_ln, &ln.forward(&x)), 1));
     say!(nb, "blocks' LayerNorm vs autograd's on the sentence: max |Δ| = {vs}");
 }
-// ANCHOR_END: layer_vs_batch_norm

@@ -16,8 +16,10 @@ use record::{Notebook, say, show};
 
 use crate::model::{self, Encoder, LEN, SYMBOLS};
 
-/// Accuracy is read every this many steps.
-pub const EVERY: u32 = 100;
+/// Accuracy is read every this many steps (and at step 0); the table
+/// prints every [`TABLE_EVERY`]-th.
+pub const EVERY: u32 = 20;
+pub const TABLE_EVERY: u32 = 100;
 
 /// One configuration of the table.
 #[derive(Clone, Copy, Debug)]
@@ -61,8 +63,8 @@ pub struct Setup {
 }
 
 // ANCHOR: run
-/// Train one model; the held-out accuracy every [`EVERY`] steps, and the
-/// time the steps took.
+/// Train one model; the held-out accuracy at step 0 and every [`EVERY`]
+/// steps, and the time the steps took.
 pub fn train_one(c: Config, s: Setup, seed: u64, bar: Option<&ProgressBar>) -> (Vec<f64>, f64) {
     let mut params = Params::<f32>::new();
     let shape = model::small(s.layers, c.norm);
@@ -70,7 +72,7 @@ pub fn train_one(c: Config, s: Setup, seed: u64, bar: Option<&ProgressBar>) -> (
     let mut adam = Adam::new(&params, c.lr, 0.9, 0.999, 1e-8);
     let mut data = Pcg64Mcg::seed_from_u64(seed + 100); // batches: same for every config
     let held_out = model::batch(s.eval, &mut Pcg64Mcg::seed_from_u64(seed + 200));
-    let (mut accs, mut busy) = (Vec::new(), 0.0);
+    let (mut accs, mut busy) = (vec![model::accuracy(&m, &params, &held_out)], 0.0);
     for step in 1..=s.steps {
         let b = model::batch(s.batch, &mut data);
         adam.lr = linear_warmup(step, c.warmup, c.lr); // warmup 0: the full rate from step 1
@@ -104,7 +106,6 @@ pub fn train_all(s: Setup, seeds: &[u64], printing: bool) -> Vec<(Vec<f64>, f64)
     out
 }
 
-// ANCHOR: post_vs_pre
 pub fn post_vs_pre(s: Setup, seeds: &[u64], nb: &mut Notebook) {
     nb.demo("post_vs_pre", "L17 04.3 · Post-LN vs Pre-LN, with and without warmup");
     say!(
@@ -122,30 +123,32 @@ pub fn post_vs_pre(s: Setup, seeds: &[u64], nb: &mut Notebook) {
     );
     say!(nb, "seeds {seeds:?}: weights = seed, batches = seed + 100, held-out = seed + 200");
     let runs = train_all(s, seeds, nb.is_printing());
-    let checks: Vec<u32> = (1..=s.steps / EVERY).map(|k| k * EVERY).collect();
+    // accs[k] is the accuracy after k·EVERY steps; the table shows every TABLE_EVERY
+    let per = (TABLE_EVERY / EVERY) as usize;
+    let checks: Vec<u32> = (1..=s.steps / TABLE_EVERY).map(|k| k * TABLE_EVERY).collect();
     let head: String = checks.iter().map(|c| format!("{c:>7}")).collect();
     for (j, seed) in seeds.iter().enumerate() {
         say!(nb);
         say!(nb, "seed {seed}:{:<23}{head}", "");
         for (i, c) in CONFIGS.iter().enumerate() {
             let accs = &runs[i * seeds.len() + j].0;
-            let cells: String = accs.iter().map(|a| format!("{:>7}", show::num(*a, 3))).collect();
+            let shown: Vec<f64> = (1..=checks.len()).map(|k| accs[k * per]).collect();
+            let cells: String = shown.iter().map(|a| format!("{:>7}", show::num(*a, 3))).collect();
             say!(nb, "  {:<28}{cells}", c.label());
-            for (k, a) in accs.iter().enumerate() {
+            for (k, a) in shown.iter().enumerate() {
                 // the first seed is the lecture's single run; its values carry no seed tag
                 let tag = if j == 0 { String::new() } else { format!("_seed{seed}") };
                 nb.value(&format!("{}{tag}_step{}", c.name(), checks[k]), show::num(*a, 3));
             }
         }
     }
-    let mut curves = Vec::new();
     say!(nb);
     say!(nb, "all {} seeds, mean [min, max]:", seeds.len());
     for (i, c) in CONFIGS.iter().enumerate() {
         let own = &runs[i * seeds.len()..(i + 1) * seeds.len()];
         let mut line = format!("  {:<28}", c.label());
         for (k, step) in checks.iter().enumerate() {
-            let at: Vec<f64> = own.iter().map(|r| r.0[k]).collect();
+            let at: Vec<f64> = own.iter().map(|r| r.0[(k + 1) * per]).collect();
             let mean = at.iter().sum::<f64>() / at.len() as f64;
             let lo = at.iter().copied().fold(1.0, f64::min);
             let hi = at.iter().copied().fold(0.0, f64::max);
@@ -163,21 +166,45 @@ pub fn post_vs_pre(s: Setup, seeds: &[u64], nb: &mut Notebook) {
             }
         }
         say!(nb, "{line}");
-        let points: Vec<(f64, f64)> =
-            checks.iter().zip(&own[0].0).map(|(&t, &a)| (f64::from(t), a)).collect();
-        curves.push((c.label(), points));
     }
     let ms = runs.iter().map(|r| r.1).sum::<f64>() / runs.len() as f64;
     let per_step = nb.timing(std::time::Duration::from_secs_f64(ms / 1e3));
     say!(nb, "mean time per training step (each run on one thread): {per_step}");
+    let curve = |accs: &[f64]| -> Vec<(f64, f64)> {
+        accs.iter().enumerate().map(|(k, &a)| (f64::from(k as u32 * EVERY), a)).collect()
+    };
+    let chance = vec![(0.0, 1.0 / SYMBOLS as f64), (f64::from(s.steps), 1.0 / SYMBOLS as f64)];
+    // seed 0 of every configuration
     let colours = ["#1f77b4", "#ff7f0e", "#d62728", "#2ca02c", "#9467bd"];
-    let series: Vec<Series> = curves
+    let labels: Vec<String> = CONFIGS.iter().map(|c| c.label()).collect();
+    let mut series: Vec<Series> = CONFIGS
         .iter()
-        .zip(colours)
-        .map(|((label, points), colour)| Series { label, colour, points: points.clone() })
+        .enumerate()
+        .map(|(i, _)| Series {
+            label: &labels[i],
+            colour: colours[i],
+            points: curve(&runs[i * seeds.len()].0),
+        })
         .collect();
+    series.push(Series { label: "chance", colour: "#999999", points: chance.clone() });
     let plot =
         LinePlot { series: &series, x_label: "training step", y_label: "accuracy per position" };
     nb.figure("post_vs_pre_accuracy", plot.to_svg());
+    // every seed of Post-LN at 1e-2 with warmup: the configuration whose seeds disagree
+    let warm = CONFIGS.len() - 1;
+    let seed_labels: Vec<String> =
+        seeds.iter().map(|sd| format!("{}, seed {sd}", CONFIGS[warm].label())).collect();
+    let mut series: Vec<Series> = seeds
+        .iter()
+        .enumerate()
+        .map(|(j, _)| Series {
+            label: &seed_labels[j],
+            colour: ["#9467bd", "#e377c2", "#8c564b", "#17becf", "#bcbd22"][j % 5],
+            points: curve(&runs[warm * seeds.len() + j].0),
+        })
+        .collect();
+    series.push(Series { label: "chance", colour: "#999999", points: chance });
+    let plot =
+        LinePlot { series: &series, x_label: "training step", y_label: "accuracy per position" };
+    nb.figure("post_warmup_seeds", plot.to_svg());
 }
-// ANCHOR_END: post_vs_pre

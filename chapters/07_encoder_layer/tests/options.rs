@@ -42,6 +42,7 @@ fn a_small_run_prints_every_demo() {
             "deep_stack",
             "grad_by_depth",
             "post_vs_pre",
+            "warmup_measured",
             "exercise_padding",
             "exercise_depth",
             "exercise_big_model",

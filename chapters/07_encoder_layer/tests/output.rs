@@ -68,9 +68,56 @@ fn pre_ln_last_layer_shrinks_and_post_ln_pulls_ahead_with_depth() {
         let ratio = |n| last("post", n) / last("pre", n);
         assert!(ratio(w[1]) > ratio(w[0]), "Post/Pre {w:?}");
     }
-    assert!(last("post", 16) > last("post", 2));
-    // not monotonic on this model: 8 layers above 16
-    assert!(last("post", 8) > last("post", 16));
+    for n in NS {
+        assert!(last("post", n) > last("pre", n), "{n}");
+    }
+    // at 16 layers Post-LN's smallest layer is about Pre-LN's largest
+    let (post_min, pre_max) = (num("post_min_n16"), num("pre_max_n16"));
+    assert!((post_min / pre_max - 1.0).abs() < 0.1, "{post_min} {pre_max}");
+}
+
+#[test]
+fn inside_a_model_post_ln_is_even_and_pre_ln_falls_towards_the_output() {
+    for n in NS {
+        // Post-LN: no tilt on average, and single seeds tilt both ways
+        let mean = num(&format!("post_last_over_first_n{n}"));
+        assert!((0.85..1.15).contains(&mean), "Post-LN N = {n}: {mean}");
+        assert!(num(&format!("post_max_n{n}")) / num(&format!("post_min_n{n}")) < 1.3, "{n}");
+        if n >= 4 {
+            let lo = num(&format!("post_last_over_first_n{n}_min"));
+            let hi = num(&format!("post_last_over_first_n{n}_max"));
+            assert!(lo < 1.0 && hi > 1.0, "Post-LN N = {n}: [{lo}, {hi}]");
+        }
+    }
+    // Pre-LN: the last layer below the first under every seed, more so when deeper
+    for n in [8, 16] {
+        assert!(num(&format!("pre_last_over_first_n{n}_max")) < 0.9, "{n}");
+    }
+    assert!(num("pre_last_over_first_n16") < num("pre_last_over_first_n8"));
+}
+
+#[test]
+fn warmup_shrinks_the_first_step_and_post_ln_without_it_sticks_at_uniform() {
+    let at = |run: &str, what: &str, k: u32| num(&format!("first_{run}_{what}_step{k}"));
+    for run in ["post_warmup0", "pre_warmup0"] {
+        assert!(
+            at(run, "moved", 1) > 1.0,
+            "{run}: the first step moves the logits by more than their size"
+        );
+        assert!(at(run, "loss", 2) > at(run, "loss", 1), "{run}: the loss rises after it");
+    }
+    for run in ["post_warmup100", "pre_warmup100"] {
+        assert!(at(run, "moved", 1) < 0.3, "{run}");
+        assert!(at(run, "loss", 100) < 1.0, "{run} trains");
+    }
+    let uniform = num("ln_symbols");
+    for k in [20, 50, 100] {
+        assert!(
+            (at("post_warmup0", "loss", k) - uniform).abs() < 0.02,
+            "Post-LN at uniform, step {k}"
+        );
+    }
+    assert!(at("pre_warmup0", "loss", 100) < 0.1, "Pre-LN recovers");
 }
 
 #[test]

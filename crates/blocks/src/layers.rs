@@ -20,6 +20,7 @@ impl Linear {
     }
 }
 
+// ANCHOR: layer_norm
 /// `γ ⊙ (x − μ)/√(σ² + ε) + β` over each row.
 #[derive(Clone, Debug)]
 pub struct LayerNorm {
@@ -43,7 +44,9 @@ impl LayerNorm {
         y
     }
 }
+// ANCHOR_END: layer_norm
 
+// ANCHOR: feed_forward
 /// `ReLU(x·W₁ + b₁)·W₂ + b₂`.
 #[derive(Clone, Debug)]
 pub struct FeedForward {
@@ -58,6 +61,7 @@ impl FeedForward {
         self.down.forward(&h)
     }
 }
+// ANCHOR_END: feed_forward
 
 /// Multi-head attention with its four projections.
 #[derive(Clone, Debug)]
@@ -102,6 +106,7 @@ fn add(a: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
     a + b
 }
 
+// ANCHOR: encoder_layer
 /// An encoder layer: self-attention and a feed-forward network, each with
 /// a residual connection and a layer norm, after (`post`) or before.
 #[derive(Clone, Debug)]
@@ -125,7 +130,9 @@ impl EncoderLayer {
         }
     }
 }
+// ANCHOR_END: encoder_layer
 
+// ANCHOR: decoder_layer
 /// A decoder layer: masked self-attention, cross-attention to the
 /// encoder's output, a feed-forward network.
 #[derive(Clone, Debug)]
@@ -159,11 +166,14 @@ impl DecoderLayer {
         }
     }
 }
+// ANCHOR_END: decoder_layer
 
+// ANCHOR: causal_mask
 /// The look-ahead mask (1 = keep): position `i` sees `0..=i`.
 pub fn causal_mask(len: usize) -> Mat<f64> {
     Mat::from_fn(len, len, |i, j| if j <= i { 1.0 } else { 0.0 })
 }
+// ANCHOR_END: causal_mask
 
 /// The sinusoidal encoding of positions `0..len` in `d` dimensions.
 pub fn sinusoidal(len: usize, d: usize) -> Mat<f64> {

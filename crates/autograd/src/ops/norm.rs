@@ -135,6 +135,7 @@ impl<'t, T: Real> Var<'t, T> {
         let (n, d) = self.shape();
         assert_eq!(gamma.shape(), (1, d), "batch_norm: gamma must be 1×{d}");
         assert_eq!(beta.shape(), (1, d), "batch_norm: beta must be 1×{d}");
+        // ANCHOR: batch_norm_forward
         let (eps, inv_n) = (T::of(eps), T::one() / T::of(n as f64));
         let (mean, rstd): (Vec<T>, Vec<T>) = {
             let x = self.value();
@@ -151,6 +152,7 @@ impl<'t, T: Real> Var<'t, T> {
             let (x, g, b) = (self.value(), gamma.value(), beta.value());
             Mat::from_fn(n, d, |i, j| (x[(i, j)] - mean[j]) * rstd[j] * g[(0, j)] + b[(0, j)])
         };
+        // ANCHOR_END: batch_norm_forward
         self.tape.push(out, &[x_id, g_id, b_id], move |b, dout| {
             let (x, g) = (b.value(x_id), b.value(g_id));
             for j in 0..d {
