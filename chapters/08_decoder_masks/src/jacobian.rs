@@ -35,7 +35,6 @@ fn jacobian_norms(small: &Small, keep: Option<&Mat<f64>>) -> Vec<Vec<f64>> {
 }
 // ANCHOR_END: jacobian_norms
 
-// ANCHOR: jacobian
 pub fn jacobian(seed: u64, nb: &mut Notebook) {
     nb.demo("jacobian", "L17 04.4 · ‖∂out_t/∂in_s‖ of a whole Post-LN decoder layer, exact");
     let small = Small::new(seed);
@@ -79,7 +78,7 @@ pub fn jacobian(seed: u64, nb: &mut Notebook) {
             max: top,
             legend: "‖∂out_t/∂in_s‖",
         };
-        nb.figure(name, figure.to_svg());
+        // an exact 0 grey: on the linear scale it would look like the 0.4 blocks
+        nb.figure(name, figure.to_svg_marking_zeros("exactly 0"));
     }
 }
-// ANCHOR_END: jacobian

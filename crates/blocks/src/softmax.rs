@@ -16,6 +16,7 @@ pub fn softmax_rows(scores: MatRef<'_, f64>) -> Mat<f64> {
     softmax_rows_masked(scores, None)
 }
 
+// ANCHOR: softmax_rows_masked
 /// Softmax of every row of `scores`, over the positions where `keep` is 1.
 #[track_caller]
 pub fn softmax_rows_masked(scores: MatRef<'_, f64>, keep: Option<MatRef<'_, f64>>) -> Mat<f64> {
@@ -50,6 +51,7 @@ pub fn softmax_rows_masked(scores: MatRef<'_, f64>, keep: Option<MatRef<'_, f64>
     }
     probs
 }
+// ANCHOR_END: softmax_rows_masked
 
 #[cfg(test)]
 mod tests {

@@ -104,6 +104,7 @@ pub struct Generated<T: Real> {
 }
 
 impl Seq2Seq {
+    // ANCHOR: generate
     /// Greedy generation of `steps` tokens for each of `batch` sources,
     /// starting from `bos`, re-running the decoder on the prefix each step
     /// (`cached = false`) or with a KV cache (`cached = true`).
@@ -167,6 +168,19 @@ impl Seq2Seq {
             logits.push(step_logits);
         }
         Generated { tokens: prefix.iter().flat_map(|p| p[1..].to_vec()).collect(), logits }
+    }
+    // ANCHOR_END: generate
+
+    /// The decoder's input for one token per sequence at position `t`: what
+    /// a cached step of [`Seq2Seq::generate`] feeds the first layer. Public
+    /// so that a chapter can write a decoding loop of its own.
+    pub fn target_input_at<'t, T: Real>(
+        &self,
+        tape: &'t Tape<T>,
+        ids: &[usize],
+        t: usize,
+    ) -> Var<'t, T> {
+        self.tgt_embed_at(tape, ids, t)
     }
 
     /// The target embedding (plus position `t`) of one token per sequence.

@@ -56,6 +56,7 @@ impl Seq2SeqConfig {
     }
 }
 
+// ANCHOR: batch_masks
 /// A causal keep-mask for `batch` sequences of length `len`: (batch·len, len),
 /// position `i` may see positions `0..=i` — `blocks`' look-ahead mask, once
 /// per sequence.
@@ -72,6 +73,7 @@ pub fn padding_mask<T: Real>(ids: &[usize], batch: usize, len_q: usize, pad: usi
         if ids[(r / len_q) * len_k + j] != pad { T::one() } else { T::zero() }
     })
 }
+// ANCHOR_END: batch_masks
 
 /// Embeddings (optionally × √d) plus positions, for `batch` sequences of `len`.
 #[derive(Clone, Debug)]
