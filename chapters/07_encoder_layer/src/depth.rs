@@ -143,6 +143,13 @@ pub fn deep_stack(depths: &[usize], seed: u64, nb: &mut Notebook) -> Vec<[Measur
         say!(nb, "{line}");
         all.push(m);
     }
+    // residual + LN: the gradient factor still grows, by this much per layer
+    let (deepest, ln_grad) = (*depths.last().unwrap(), all.last().unwrap()[2].grad);
+    let rate = nb.value(
+        "residual_ln_rate_per_layer",
+        show::num(libm::pow(ln_grad, 1.0 / deepest as f64), 3),
+    );
+    say!(nb, "residual + LN: the gradient factor grows by about ×{rate} per layer");
     let (rms, sd, back) = plain_fixed_point();
     let rms = nb.value("plain_floor_rms", show::num(rms, 3));
     let sd = nb.value("plain_floor_std", show::num(sd, 3));

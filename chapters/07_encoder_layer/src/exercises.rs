@@ -89,25 +89,30 @@ pub fn exercise_big_model(nb: &mut Notebook) {
 }
 
 // ANCHOR: exercise_adam_first_step
-/// One Adam step on gradients spread over six orders of magnitude.
-pub fn exercise_adam_first_step(seed: u64, nb: &mut Notebook) {
-    nb.demo("exercise_adam_first_step", "Exercise · Adam's first step (L6 ex. 9)");
-    let lr = 1e-3;
-    let scales = [1e-4, 1e-2, 1.0, 1e2];
+/// One Adam step on a loss whose gradient is `grads`: each parameter's
+/// update in units of the learning rate.
+pub fn adam_first_step(grads: &[f64], lr: f64, seed: u64) -> Vec<f64> {
     let mut params = Params::<f64>::new();
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let w = params.add("w", autograd::nn::init::normal(1, scales.len(), 1.0, &mut rng));
-    let c = Mat::from_fn(1, scales.len(), |_, j| -scales[j]); // ∂loss/∂w = c
+    let w = params.add("w", autograd::nn::init::normal(1, grads.len(), 1.0, &mut rng));
+    let c = Mat::from_fn(1, grads.len(), |_, j| grads[j]); // loss = Σ c·w, so ∂loss/∂w = c
     let before = params.get(w).value.clone();
     let mut adam = Adam::new(&params, lr, 0.9, 0.999, 1e-8);
     let _ = autograd::train::step(&mut params, &mut adam, |tape| {
         tape.param(w).mul(tape.input(c)).sum()
     });
-    say!(nb, "Adam lr {}, β = (0.9, 0.999), ε = 1e-8; one step", show::short(lr));
-    for (j, &s) in scales.iter().enumerate() {
-        let moved = (params.get(w).value[(0, j)] - before[(0, j)]) / lr;
-        let shown = nb.value(&format!("ex_adam_step_{j}"), show::num(moved, 4));
-        say!(nb, "gradient {:>8}: update / lr = {shown}", show::sci(-s, 0));
-    }
+    (0..grads.len()).map(|j| (params.get(w).value[(0, j)] - before[(0, j)]) / lr).collect()
 }
 // ANCHOR_END: exercise_adam_first_step
+
+/// One Adam step on gradients spread over six orders of magnitude.
+pub fn exercise_adam_first_step(seed: u64, nb: &mut Notebook) {
+    nb.demo("exercise_adam_first_step", "Exercise · Adam's first step (L6 ex. 9)");
+    let lr = 1e-3;
+    let grads = [-1e-4, -1e-2, -1.0, -1e2];
+    say!(nb, "Adam lr {}, β = (0.9, 0.999), ε = 1e-8; one step", show::short(lr));
+    for (j, moved) in adam_first_step(&grads, lr, seed).into_iter().enumerate() {
+        let shown = nb.value(&format!("ex_adam_step_{j}"), show::num(moved, 4));
+        say!(nb, "gradient {:>8}: update / lr = {shown}", show::sci(grads[j], 0));
+    }
+}

@@ -10,25 +10,34 @@ use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
 
 // ANCHOR: agreement
+/// One encoder layer with random parameters, run by autograd and by
+/// `blocks` on the same input: the largest difference of the outputs.
+pub fn agreement_gap(norm: Norm, seed: u64) -> f64 {
+    let (n, d_model, heads, d_ff) = AGREEMENT_SHAPE;
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut params = Params::<f64>::new();
+    let layer = EncoderLayer::new(&mut params, "enc", d_model, heads, d_ff, norm, &mut rng);
+    let x = Mat::from_fn(n, d_model, |_, _| rng.random_range(-1.0..1.0)); // (n, d_model)
+    let tape = Tape::new(&params);
+    let (out, _) = layer.forward(tape.input(x.clone()), 1, None); // (n, d_model), batch of 1, no mask
+    let out_b = layer.to_blocks(&params).forward(&x, None); // the same parameters, copied
+    blocks::max_diff(&out.value(), &out_b)
+}
+// ANCHOR_END: agreement
+
+/// Positions, d_model, heads, d_ff of the agreement check.
+pub const AGREEMENT_SHAPE: (usize, usize, usize, usize) = (10, 64, 8, 256);
+
 pub fn agreement(seed: u64, nb: &mut Notebook) {
     nb.demo("agreement", "L17 04.1 · One encoder layer, two implementations, f64");
-    let (n, d_model, heads, d_ff) = (10, 64, 8, 256);
+    let (n, d_model, heads, d_ff) = AGREEMENT_SHAPE;
     say!(nb, "n = {n} positions, d_model {d_model}, {heads} heads, d_ff {d_ff}; seed {seed}");
     for norm in [Norm::Post, Norm::Pre] {
-        let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let mut params = Params::<f64>::new();
-        let layer = EncoderLayer::new(&mut params, "enc", d_model, heads, d_ff, norm, &mut rng);
-        let x = Mat::from_fn(n, d_model, |_, _| rng.random_range(-1.0..1.0)); // (n, d_model)
-        let tape = Tape::new(&params);
-        let (out, _) = layer.forward(tape.input(x.clone()), 1, None); // (n, d_model)
-        let out_b = layer.to_blocks(&params).forward(&x, None); // (n, d_model)
-        let diff = blocks::max_diff(&out.value(), &out_b);
         let name = if norm == Norm::Post { "post" } else { "pre" };
-        let shown = nb.value(&format!("agree_{name}"), show::sci(diff, 1));
+        let shown = nb.value(&format!("agree_{name}"), show::sci(agreement_gap(norm, seed), 1));
         say!(nb, "{norm:?}-LN: max |autograd − blocks| = {shown}");
     }
 }
-// ANCHOR_END: agreement
 
 /// The same layers in PyTorch (fixtures in `reference/pytorch`): its
 /// `nn.LayerNorm` and `nn.TransformerEncoderLayer` in both orders, loaded
@@ -106,8 +115,11 @@ pub fn parameters(nb: &mut Notebook) {
         );
         say!(nb, "{label:<13}{:>12}{times:>7}{all:>14}{share:>7}%", show::grouped(one));
     }
-    let total = nb.value("params_total", show::num(total as f64 / 1e6, 1));
-    say!(nb, "total {total}M (the paper's table: 65M)");
+    let total_m = nb.value("params_total", show::num(total as f64 / 1e6, 1));
+    say!(nb, "total {total_m}M (the paper's table: 65M)");
+    let extra = (65e6 - rows.iter().map(|r| r.1 * r.2).sum::<usize>() as f64) / D_MODEL as f64;
+    let vocab = nb.value("vocab_for_65m", show::grouped(VOCAB + extra.round() as usize));
+    say!(nb, "the table alone would reach 65M with a vocabulary of {vocab}");
     let (attn, ff, ln) = (rows[0].1, rows[1].1, rows[2].1);
     let ratio = nb.value("ffn_over_attention", show::num(ff as f64 / attn as f64, 2));
     say!(nb, "one feed-forward / one attention: {ratio}");

@@ -167,6 +167,19 @@ pub fn post_vs_pre(s: Setup, seeds: &[u64], nb: &mut Notebook) {
         }
         say!(nb, "{line}");
     }
+    // the seeds are paired (same weights seed, same batches): Pre − Post at
+    // 1e−3, step 100, seed by seed
+    let at = |i: usize, j: usize| runs[i * seeds.len() + j].0[per];
+    let gaps: Vec<f64> = (0..seeds.len()).map(|j| at(1, j) - at(0, j)).collect();
+    let lo = nb.value(
+        "pre_minus_post_lr0_001_step100_min",
+        show::num(gaps.iter().copied().fold(1.0, f64::min), 3),
+    );
+    let hi = nb.value(
+        "pre_minus_post_lr0_001_step100_max",
+        show::num(gaps.iter().copied().fold(-1.0, f64::max), 3),
+    );
+    say!(nb, "lr 0.001, step 100, Pre-LN − Post-LN seed by seed: from {lo} to {hi}");
     let ms = runs.iter().map(|r| r.1).sum::<f64>() / runs.len() as f64;
     let per_step = nb.timing(std::time::Duration::from_secs_f64(ms / 1e3));
     say!(nb, "mean time per training step (each run on one thread): {per_step}");

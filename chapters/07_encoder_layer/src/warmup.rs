@@ -107,6 +107,10 @@ pub fn warmup_measured(s: Setup, seed: u64, nb: &mut Notebook) {
             }
             say!(nb, "{line}");
         }
+        // after the first shock: the largest jump of the loss from one step to the next
+        let rise = r.loss.windows(2).skip(10).map(|w| w[1] - w[0]).fold(0.0, f64::max);
+        let rise = nb.value(&format!("first_{tag}_max_rise"), show::num(rise, 3));
+        say!(nb, "  largest rise of the loss between two steps after step 10: {rise}");
         let points =
             r.loss.iter().enumerate().map(|(k, &l)| ((k + 1) as f64, l)).collect::<Vec<_>>();
         series.push((label, points));

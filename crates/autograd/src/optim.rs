@@ -109,11 +109,13 @@ impl<T: Real, O: Optimizer<T> + ?Sized> Optimizer<T> for Box<O> {
     }
 }
 
+// ANCHOR: linear_warmup
 /// The learning rate at `step` (1-based) of a linear warmup from 0 to
 /// `peak` over `warmup` steps, then constant.
 pub fn linear_warmup(step: u32, warmup: u32, peak: f64) -> f64 {
     if warmup == 0 || step >= warmup { peak } else { peak * step as f64 / warmup as f64 }
 }
+// ANCHOR_END: linear_warmup
 
 /// The paper's schedule: `d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)`
 /// (step ≥ 1).
