@@ -47,6 +47,25 @@ pub fn agreement(seed: u64, nb: &mut Notebook) {
     }
 }
 
+/// What the fixture script checked PyTorch does with a fully masked row.
+const FACTS: [(&str, &str, &str); 3] = [
+    (
+        "sdpa_fully_masked_row_is_zero",
+        "torch_fact_sdpa_zero",
+        "F.scaled_dot_product_attention: the row is 0",
+    ),
+    (
+        "softmax_of_all_minus_inf_is_nan",
+        "torch_fact_softmax_nan",
+        "torch.softmax over a row of −∞: NaN",
+    ),
+    (
+        "mha_fully_masked_weights_are_nan",
+        "torch_fact_mha_nan",
+        "nn.MultiheadAttention: the row's weights NaN",
+    ),
+];
+
 /// The same layers in PyTorch (fixtures in `reference/pytorch`): its
 /// decoder layer in both orders, its multi-head attention under a causal
 /// and a key-padding mask, and SDPA with a query that may look at nothing.
@@ -62,6 +81,14 @@ pub fn against_pytorch(nb: &mut Notebook) {
             ("sdpa_fully_masked", "F.scaled_dot_product_attention"),
         ],
     );
+    say!(nb, "the multi-head cases compare every head's weights among the outputs");
+    let facts = twin::Fixture::named("sdpa_fully_masked").facts;
+    say!(nb, "a fully masked row in PyTorch, as the fixture script found (true = it does):");
+    for (fact, name, label) in FACTS {
+        let held = facts.get(fact).copied().unwrap_or_else(|| panic!("no fact {fact}"));
+        let held = nb.value(name, held.to_string());
+        say!(nb, "  {label:<46} {held}");
+    }
 }
 
 // ANCHOR: cross_attention
@@ -70,11 +97,11 @@ pub fn against_pytorch(nb: &mut Notebook) {
 pub fn cross_reach(seed: u64, fresh: &Mat<f64>) -> (Mat<f64>, f64) {
     let keep = causal_mask(N); // for the self-attention; cross-attention has none
     let small = Small::new(seed);
-    let (out, heads) = small.forward(&small.y, Some(&keep)); // (N, d_model)
+    let (out, head_zero) = small.forward(&small.y, Some(&keep)); // (N, d_model)
     let mut other = Small::new(seed);
     other.memory.as_mut().submatrix_mut(N_SRC - 1, 0, 1, D_MODEL).copy_from(fresh);
     let (moved, _) = other.forward(&other.y, Some(&keep));
-    (heads[1].clone(), max_diff(&rows(&out, 0, 1), &rows(&moved, 0, 1)))
+    (head_zero.cross_attn, max_diff(&rows(&out, 0, 1), &rows(&moved, 0, 1)))
 }
 
 /// Parameters of one decoder layer of an encoder–decoder model, and of one
@@ -107,6 +134,7 @@ pub fn cross_attention(seed: u64, nb: &mut Notebook) {
     say!(nb, "source position {} changed: target output 0 moves by {first}", N_SRC - 1);
     let (d, h, f) = (512, 8, 2048); // the paper's base model
     let (with, without) = layer_parameters(d, h, f);
+    nb.value("params_d_model", d.to_string());
     let with_s = nb.value("params_decoder_layer", show::grouped(with));
     let without_s = nb.value("params_decoder_only_layer", show::grouped(without));
     let extra = nb.value("params_cross", show::grouped(with - without));

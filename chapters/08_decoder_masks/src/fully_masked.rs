@@ -8,9 +8,12 @@ use autograd::nn::ToBlocks;
 use autograd::{Params, Tape};
 use blocks::{softmax_rows_masked, worse};
 use faer::Mat;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
 
 use crate::left::{LEFT, block, decoder_keep, embed};
+use crate::small::random;
 
 /// Softmax of one row the plain way: subtract the maximum, exponentiate,
 /// divide by the sum. With every score −∞ the maximum is −∞ too, and
@@ -49,44 +52,47 @@ pub fn masked_row_recipes(scores: &[f64]) -> Vec<Vec<f64>> {
 // ANCHOR_END: fully_masked_row
 
 // ANCHOR: masked_row_gradients
-/// Two queries through autograd, `scores = x·W` (2, 4) with W shared, the
-/// second query's keys all masked — the book's way (a keep row of zeros) or
-/// by adding −∞. Returns that row's weights and the largest |gradient| of
-/// one loss over both queries that reaches the second query.
-fn masked_row_gradient(minus_inf: bool) -> (Vec<f64>, f64) {
+/// Two queries `x` (2, 3) score four keys through one shared `W` (3, 4),
+/// `scores = x·W`; the second query may look at no key — the book's way (a
+/// keep row of zeros) or by adding −∞ to its scores. One loss reads both
+/// rows of weights. Returns the second row's weights and the largest
+/// |∂loss/∂x| that reaches the second query.
+fn masked_row_gradient(minus_inf: bool, rng: &mut Pcg64Mcg) -> (Vec<f64>, f64) {
     let mut params = Params::<f64>::new();
-    let x = params.add("x", Mat::from_fn(2, 3, |i, j| 0.5 - 0.3 * (i + 2 * j) as f64)); // (2, 3)
-    let w = params.add("w", Mat::from_fn(3, 4, |i, j| 0.2 * (i + j) as f64 - 0.3)); // (3, 4)
+    let x = params.add("x", random(2, 3, rng)); // (2, 3): two queries
+    let w = params.add("w", random(3, 4, rng)); // (3, 4): shared by both
     let tape = Tape::new(&params);
     let scores = tape.param(x).matmul(tape.param(w)); // (2, 4)
+    // a (2, 4) matrix whose second row is `second` and whose first is `first`
+    let rows_of = |first: f64, second: f64| Mat::from_fn(2, 4, |i, _| [first, second][i]);
     let weights = if minus_inf {
-        let add = Mat::from_fn(2, 4, |i, _| if i == 1 { f64::NEG_INFINITY } else { 0.0 });
-        scores.add(tape.input(add)).softmax_rows(None)
+        scores.add(tape.input(rows_of(0.0, f64::NEG_INFINITY))).softmax_rows(None)
     } else {
-        let keep = Mat::from_fn(2, 4, |i, _| if i == 1 { 0.0 } else { 1.0 });
-        scores.softmax_rows(Some(&keep))
+        scores.softmax_rows(Some(&rows_of(1.0, 0.0))) // keep-mask: row 1 keeps nothing
     };
-    let values = Mat::from_fn(2, 4, |i, j| (1 + i + j) as f64); // what the weights pick from
-    let grads = tape.backward(weights.mul(tape.input(values)).sum());
+    let probe = tape.input(random(2, 4, rng)); // (2, 4): loss = Σ weights ⊙ probe
+    let grads = tape.backward(weights.mul(probe).sum());
     let dx = grads.get(x).expect("x is a parameter"); // (2, 3)
     let row = (0..4).map(|j| weights.value()[(1, j)]).collect();
+    // `worse` is max, except that a NaN wins: a NaN gradient cannot hide
     (row, (0..3).map(|j| dx[(1, j)].abs()).fold(0.0, worse))
 }
 
-/// Weights (2, n) — a real query's row, then the plain softmax's NaN row —
-/// times values `keys·W^V` with W^V shared by both queries: how many of
-/// the entries of ∂loss/∂W^V are NaN, and of how many.
-fn nan_row_gradient(weights: &Mat<f64>) -> (usize, usize) {
-    let n = weights.ncols();
+/// A real query's weights `real` and the plain softmax's `nan_row`, stacked
+/// (2, n), times values `keys·W^V` (n, 2) with W^V shared by both queries:
+/// how many entries of ∂loss/∂W^V come out NaN, and of how many.
+fn nan_row_gradient(real: &[f64], nan_row: &[f64], rng: &mut Pcg64Mcg) -> (usize, usize) {
+    let n = real.len();
+    let weights = Mat::from_fn(2, n, |i, j| [real[j], nan_row[j]][i]); // (2, n)
     let mut params = Params::<f64>::new();
-    let w_v = params.add("w_v", Mat::from_fn(3, 2, |i, j| 0.1 * (i + 3 * j) as f64 - 0.2));
+    let w_v = params.add("w_v", random(3, 2, rng)); // (3, 2)
     let tape = Tape::new(&params);
-    let keys = Mat::from_fn(n, 3, |i, j| 0.25 * (i as f64) - 0.1 * (j as f64)); // (n, 3)
-    let values = tape.input(keys).matmul(tape.param(w_v)); // (n, 2)
-    let context = tape.input(weights.clone()).matmul(values); // (2, 2)
+    let keys = tape.input(random(n, 3, rng)); // (n, 3)
+    let values = keys.matmul(tape.param(w_v)); // (n, 2)
+    let context = tape.input(weights).matmul(values); // (2, 2)
     let grads = tape.backward(context.sum());
     let dw = grads.get(w_v).expect("W^V is a parameter"); // (3, 2)
-    let all: Vec<f64> = (0..3).flat_map(|i| (0..2).map(move |j| (i, j))).map(|p| dw[p]).collect();
+    let all: Vec<f64> = (0..3).flat_map(|i| (0..2).map(move |j| dw[(i, j)])).collect();
     (all.iter().filter(|g| g.is_nan()).count(), all.len())
 }
 // ANCHOR_END: masked_row_gradients
@@ -135,18 +141,18 @@ pub fn fully_masked_row(seed: u64, nb: &mut Notebook) {
     nb.value("masked_row_keys", n.to_string());
     say!(nb, "added in f64, the row keeps its own shape: max |Δ| from no mask = {drift}");
     say!(nb, "autograd, two queries, the second fully masked, one loss over both:");
+    let mut rng = Pcg64Mcg::seed_from_u64(seed + 3);
     for (label, name, minus_inf) in [("keep row of 0", "keep", false), ("add −∞", "inf", true)]
     {
-        let (row, to_query) = masked_row_gradient(minus_inf);
+        let (row, to_query) = masked_row_gradient(minus_inf, &mut rng);
         let sum = nb.value(&format!("autograd_sum_{name}"), show::num(row.iter().sum(), 1));
         let grad = nb.value(&format!("autograd_grad_{name}"), show::sci(to_query, 1));
         let row = show::tuple(row, 4);
         say!(nb, "  {label:<13} → weights {row} (sum {sum}); gradient into it {grad}");
     }
     // a real query's row (the prompt's last), then the plain softmax's NaN row
-    let real = &heads[0].weights;
-    let weights = Mat::from_fn(2, n, |i, j| if i == 0 { real[(n - 1, j)] } else { rows[4][j] });
-    let (nan, all) = nan_row_gradient(&weights);
+    let real: Vec<f64> = (0..n).map(|j| heads[0].weights[(n - 1, j)]).collect();
+    let (nan, all) = nan_row_gradient(&real, &rows[4], &mut rng);
     let nan = nb.value("nan_grad_entries", nan.to_string());
     let all = nb.value("grad_entries", all.to_string());
     say!(

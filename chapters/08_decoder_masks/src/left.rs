@@ -97,7 +97,14 @@ pub fn left_padding(seed: u64, nb: &mut Notebook) {
         nb,
         "a decoder-only block (self-attention and feed-forward, Post-LN, d_model {D_MODEL}, {HEADS} heads)"
     );
-    say!(nb, "two prompts of 3 and 5 tokens, padded with {PAD} to 5 on the right or on the left");
+    let lens: Vec<usize> =
+        LEFT.chunks(5).map(|p| p.iter().filter(|&&t| t != PAD).count()).collect();
+    let len0 = nb.value("prompt_len_0", lens[0].to_string());
+    let len1 = nb.value("prompt_len_1", lens[1].to_string());
+    say!(
+        nb,
+        "two prompts of {len0} and {len1} tokens, padded with {PAD} to 5 on the right or on the left"
+    );
     for (side, ids) in [("right", &RIGHT), ("left", &LEFT)] {
         say!(
             nb,

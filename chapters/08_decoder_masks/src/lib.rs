@@ -1,6 +1,6 @@
 //! # Chapter 08 — the decoder and its masks
 //!
-//! Lecture 17 §8 (demos 04.4–04.6, exercise 4) and Lecture 6 §2.3, §3.3,
+//! Lecture 17 §8 (demos 04.4–04.6, exercise 4) and Lecture 6 §2.3, §3.3, §6.3,
 //! §7.1–7.2 (scripts 01.3, 05.1, 03.2, exercises 2 and 11). `run` calls the
 //! demos in the lectures' order. Each demo is two functions: one computes
 //! and returns its numbers (the page shows it), the other prints and

@@ -66,11 +66,28 @@ pub fn weight_on_pads(weights: &Mat<f64>, ids: &[usize], batch: usize) -> f64 {
         .fold(0.0, worse)
 }
 
+/// The largest share of its weight any one query row of any head puts on
+/// all the padding keys together (the same layout as [`weight_on_pads`]).
+pub fn share_on_pads(weights: &Mat<f64>, ids: &[usize], batch: usize) -> f64 {
+    let s_k = ids.len() / batch;
+    let per_seq = weights.nrows() / batch;
+    (0..weights.nrows())
+        .map(|r| {
+            let pads = (0..s_k).filter(|&s| ids[(r / per_seq) * s_k + s] == PAD);
+            pads.map(|s| weights[(r, s)]).sum::<f64>()
+        })
+        .fold(0.0, worse)
+}
+
 pub fn padding(seed: u64, nb: &mut Notebook) {
     nb.demo("padding", "L17 04.6 · The padding mask");
     let ids: Vec<usize> = BATCH.iter().flatten().copied().collect();
     let (b, s) = (BATCH.len(), BATCH[0].len());
     say!(nb, "a batch of two sentences, padded with token {PAD} to length {s}: {BATCH:?}");
+    let words0 = nb.value("pad_words_0", LENS[0].to_string());
+    let words1 = nb.value("pad_words_1", LENS[1].to_string());
+    let pads = nb.value("pad_count", (s - LENS[0]).to_string());
+    say!(nb, "sentence 0 has {words0} words and {pads} padding tokens, sentence 1 {words1} words");
     let keep = padding_mask::<f64>(&ids, b, s, PAD); // (B·S, S): every query row of a sentence alike
     say!(nb, "padding mask, one row per sentence, the same for each of its {s} queries:");
     for i in 0..b {
@@ -132,10 +149,10 @@ pub fn padding(seed: u64, nb: &mut Notebook) {
     let moved = loss_ignoring_pad(&scrambled, &targets);
     let moved = nb.value("loss_pad_rows_changed", show::sci((full - moved).abs(), 1));
     let n_real = nb.value("loss_real_rows", real_rows.len().to_string());
+    let n_rows = nb.value("loss_rows", (b * s).to_string());
     say!(
         nb,
-        "loss over all {} rows, PAD ignored, vs the {n_real} real rows alone: |Δ| = {ignored}",
-        b * s
+        "loss over all {n_rows} rows, PAD ignored, vs the {n_real} real rows alone: |Δ| = {ignored}"
     );
     say!(nb, "padding rows' logits replaced: the loss moves by {moved}");
 }
@@ -192,13 +209,23 @@ pub fn cross_padding(seed: u64, nb: &mut Notebook) {
         .collect();
     say!(nb, "an untrained encoder–decoder Transformer (d_model 64, 4 heads, seed {seed})");
     say!(nb, "sources {:?}, decoder inputs {:?}", BATCH, [&tgt_in[..s_t], &tgt_in[s_t..]]);
+    let real_in = nb.value("cross_tgt_in_0", format!("{:?}", tgt_of(&words[0])));
+    let s_t_shown = nb.value("cross_tgt_len", s_t.to_string());
+    say!(
+        nb,
+        "sentence 0's decoder input {real_in} is padded on the right to {s_t_shown} positions"
+    );
     for (name, masked) in [("masked", true), ("unmasked", false)] {
         let (logits, cross) = padded_model(&model, &params, &src, &tgt_in, 2, masked);
         let on_pads = weight_on_pads(&cross, &src, 2);
         let on_pads = nb.value(&format!("cross_on_pads_{name}"), show::sci(on_pads, 1));
+        let share = share_on_pads(&cross, &src, 2);
+        let share = nb.value(&format!("cross_pad_share_{name}"), show::sci(share, 1));
         let label =
             if masked { "source mask in encoder and cross-attention" } else { "no source mask" };
-        say!(nb, "{label}: largest cross-attention weight on a padding source position {on_pads}");
+        say!(nb, "{label}:");
+        say!(nb, "  largest cross-attention weight on one padding source position {on_pads}");
+        say!(nb, "  largest share of one query's weight on all padding positions {share}");
         for (b, w) in words.iter().enumerate() {
             let t = tgt_of(w);
             let (alone, _) = padded_model(&model, &params, w, &t, 1, true);

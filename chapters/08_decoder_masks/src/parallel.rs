@@ -53,7 +53,7 @@ impl Stack {
     }
 
     // ANCHOR: kv_cache_loop
-    /// Every row of `y` (S, d) at once, under the look-ahead mask.
+    /// Way 1: every row of `y` (S, d) at once, under the look-ahead mask.
     pub fn parallel(&self, y: &Mat<f64>) -> Mat<f64> {
         let tape = Tape::new(&self.params);
         let keep = causal_mask(y.nrows()); // (S, S)
@@ -64,8 +64,19 @@ impl Stack {
         h.value().clone()
     }
 
-    /// One row at a time: row t reuses the keys and values that rows
-    /// 0..t left in each layer's cache, and adds its own.
+    /// Way 2, prefix by prefix: step t (counting from 0) runs way 1 on
+    /// rows 0..=t from scratch and keeps only the last row.
+    pub fn prefixes(&self, y: &Mat<f64>) -> Mat<f64> {
+        let mut out = Mat::zeros(y.nrows(), y.ncols()); // (S, d)
+        for t in 0..y.nrows() {
+            let prefix = self.parallel(&rows(y, 0, t + 1)); // (t + 1, d)
+            out.as_mut().submatrix_mut(t, 0, 1, y.ncols()).copy_from(&rows(&prefix, t, 1));
+        }
+        out
+    }
+
+    /// Way 3, one row at a time with a KV cache: row t reuses the keys and
+    /// values that rows 0..t left in each layer's cache, and adds its own.
     pub fn cached(&self, y: &Mat<f64>) -> Mat<f64> {
         let tape = Tape::new(&self.params);
         let cross = self.cross_kv(&tape); // once, for every step
@@ -95,25 +106,15 @@ pub struct ThreeWays {
 }
 
 // ANCHOR: parallel_vs_steps
-/// The stack on target `y` (S, d) in one causal pass, prefix by prefix
-/// (keeping each prefix's last row), and one row at a time with the cache:
-/// how far apart they are, and the FLOPs of each.
+/// The stack on target `y` (S, d) the three ways: how far ways 2 and 3 are
+/// from way 1, and the FLOPs of each (counted as the products happen).
 pub fn three_ways(stack: &Stack, y: &Mat<f64>) -> ThreeWays {
-    let len = y.nrows();
     let (all, parallel) = counting(|| stack.parallel(y)); // (S, d)
-    // training sees the whole target; generation sees only the prefix so far
-    let (prefix_diff, prefixes) = counting(|| {
-        (1..=len)
-            .map(|t| {
-                let last = rows(&stack.parallel(&rows(y, 0, t)), t - 1, 1); // (1, d)
-                max_diff(&last, &rows(&all, t - 1, 1))
-            })
-            .fold(0.0, worse)
-    });
-    let (cached, cache) = counting(|| stack.cached(y));
+    let (by_prefix, prefixes) = counting(|| stack.prefixes(y)); // (S, d)
+    let (cached, cache) = counting(|| stack.cached(y)); // (S, d)
     let memory_kv = counting(|| stack.cross_kv(&Tape::new(&stack.params))).1.flops;
     ThreeWays {
-        prefix_diff,
+        prefix_diff: max_diff(&by_prefix, &all),
         cache_diff: max_diff(&cached, &all),
         flops: [parallel.flops, prefixes.flops, cache.flops],
         memory_kv,
@@ -130,9 +131,13 @@ pub fn parallel_vs_steps(len: usize, n_layers: usize, seed: u64, nb: &mut Notebo
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let stack = Stack::new(n_layers, &mut rng);
     let y = random(len, d_model, &mut rng); // (len, d_model): the target, embedded
+    let layers_shown = nb.value("stack_layers", n_layers.to_string());
+    let d_shown = nb.value("stack_d_model", d_model.to_string());
+    let heads_shown = nb.value("stack_heads", heads.to_string());
+    let len_shown = nb.value("stack_len", len.to_string());
     say!(
         nb,
-        "{n_layers} decoder layers, d_model {d_model}, target of {len} positions, source of {s_src}"
+        "{layers_shown} decoder layers, d_model {d_shown}, {heads_shown} heads, target of {len_shown} positions, source of {s_src}"
     );
     let ways = three_ways(&stack, &y);
     let prefix_diff = nb.value("prefix_vs_parallel", show::sci(ways.prefix_diff, 1));
@@ -217,11 +222,27 @@ pub fn teacher_forcing(seed: u64, nb: &mut Notebook) {
     let vocab = 2 + 10; // PAD, BOS, ten symbols
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut params = Params::<f64>::new();
-    let model = Seq2Seq::new(&mut params, Seq2SeqConfig::lecture17(vocab), &mut rng);
+    let cfg = Seq2SeqConfig::lecture17(vocab);
+    let d = nb.value("tf_d_model", cfg.d_model.to_string());
+    let h = nb.value("tf_heads", cfg.heads.to_string());
+    let f = nb.value("tf_d_ff", cfg.d_ff.to_string());
+    let n = nb.value("tf_layers", cfg.layers.to_string());
+    say!(
+        nb,
+        "an untrained Seq2SeqConfig::lecture17: d_model {d}, {h} heads, d_ff {f}, {n} layer per stack, seed {seed}"
+    );
+    let model = Seq2Seq::new(&mut params, cfg, &mut rng);
     let src: Vec<usize> = (0..len).map(|_| 2 + rng.random_range(0..10)).collect();
     let tgt_out: Vec<usize> = src.iter().rev().copied().collect(); // the reversal task
     let tgt_in: Vec<usize> = std::iter::once(1).chain(tgt_out[..len - 1].iter().copied()).collect();
     say!(nb, "source {src:?} → target {tgt_out:?}; decoder input {tgt_in:?} (BOS = 1)");
+    let len_shown = nb.value("tf_len", len.to_string());
+    let start =
+        nb.value("tf_input_start", format!("[{}, {}, {}, …]", tgt_in[0], tgt_in[1], tgt_in[2]));
+    say!(
+        nb,
+        "{len_shown} random symbols; the decoder's input starts {start}: BOS, then the answer"
+    );
     let (once, by_prefix) = log_probs_two_ways(&model, &params, &src, &tgt_in, &tgt_out);
     let worst = once.iter().zip(&by_prefix).map(|(a, b)| (a - b).abs()).fold(0.0, worse);
     let total = -once.iter().sum::<f64>();
@@ -230,6 +251,7 @@ pub fn teacher_forcing(seed: u64, nb: &mut Notebook) {
     let passes = nb.value("teacher_forcing_passes", len.to_string());
     say!(nb, "max |Δ log P| between the two ways: {worst}; forward passes 1 vs {passes}");
     let uniform = nb.value("guess_loss", show::num(libm::log(vocab as f64), 4));
+    let vocab = nb.value("tf_vocab", vocab.to_string());
     say!(
         nb,
         "mean −log P of the target: {loss} (untrained; guessing among {vocab}: ln {vocab} = {uniform})"

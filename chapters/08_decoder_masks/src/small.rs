@@ -56,12 +56,15 @@ impl Small {
     }
 
     /// The layer's output (N, d_model) for input `y`, self-attention under
-    /// `keep` (N, N), and the attention weights.
-    pub fn forward(&self, y: &Mat<f64>, keep: Option<&Mat<f64>>) -> (Mat<f64>, Vec<Mat<f64>>) {
+    /// `keep` (N, N), and head 0 of each of its two attentions.
+    pub fn forward(&self, y: &Mat<f64>, keep: Option<&Mat<f64>>) -> (Mat<f64>, HeadZero) {
         let tape = Tape::new(&self.params);
         let (out, w) = self.forward_on(&tape, tape.input(y.clone()), keep);
-        let heads = self_and_cross(&tape, w);
-        (out.value().clone(), heads)
+        let head_zero = HeadZero {
+            self_attn: w.self_attn.head(&tape, 0, 0),
+            cross_attn: w.cross_attn.head(&tape, 0, 0),
+        };
+        (out.value().clone(), head_zero)
     }
 
     /// The same on a given tape, from a given input node.
@@ -76,9 +79,12 @@ impl Small {
     }
 }
 
-/// Head 0 of the self-attention, then head 0 of the cross-attention.
-fn self_and_cross(tape: &Tape<f64>, w: DecoderWeights) -> Vec<Mat<f64>> {
-    vec![w.self_attn.head(tape, 0, 0), w.cross_attn.head(tape, 0, 0)]
+/// The weights of head 0 of the layer's two attentions.
+pub struct HeadZero {
+    /// Self-attention, (N, N): target queries, target keys.
+    pub self_attn: Mat<f64>,
+    /// Cross-attention, (N, N_SRC): target queries, source keys.
+    pub cross_attn: Mat<f64>,
 }
 
 /// Rows `start..start + len` of `m`.

@@ -82,7 +82,8 @@ fn other_options_print_every_demo_and_keep_the_masks_exact() {
     assert!(all.contains("1 decoder layers") && all.contains("target of 3 positions"), "{all}");
     assert!(all.contains("p = 0.5, 200 entries") && all.contains("seed 7"), "{all}");
     assert!(
-        all.contains("reversal of length 4: 5 steps") && all.contains("10 test sequences"),
+        all.contains("reversal of length 4 over 10 symbols: 5 steps")
+            && all.contains("10 test sequences"),
         "{all}"
     );
     // another seed, the same exact zeros

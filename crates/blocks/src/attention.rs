@@ -25,6 +25,7 @@ pub struct Attention {
     pub output: Mat<f64>,
 }
 
+// ANCHOR: scaled_dot_product_attention
 /// `softmax(Q·Kᵀ/√d_k + mask)·V` with an optional keep-mask (1 = keep).
 ///
 /// A query row whose every key is masked gets zero weights and a zero
@@ -51,6 +52,7 @@ pub fn scaled_dot_product_attention(
     let output = matmul(weights.as_ref(), v); // (n_q, d_v)
     Attention { scores, weights, output }
 }
+// ANCHOR_END: scaled_dot_product_attention
 
 /// The same computation one query at a time, with loops only: the reference
 /// the matrix form is checked against.

@@ -12,6 +12,7 @@ use rand::RngExt;
 use super::{accumulate, zip_map};
 use crate::{Real, Var};
 
+// ANCHOR: dropout_mask
 /// A dropout mask: each entry `0` with probability `p`, else `1/(1 − p)`
 /// (so the expected value of `x ⊙ mask` is `x`).
 pub fn dropout_mask<T: Real>(
@@ -26,7 +27,9 @@ pub fn dropout_mask<T: Real>(
     let draws: Vec<bool> = (0..rows * cols).map(|_| rng.random::<f64>() >= p).collect();
     Mat::from_fn(rows, cols, |i, j| if draws[i * cols + j] { keep } else { T::zero() })
 }
+// ANCHOR_END: dropout_mask
 
+// ANCHOR: dropout_op
 impl<'t, T: Real> Var<'t, T> {
     /// `self ⊙ mask`, with a mask from [`dropout_mask`].
     #[track_caller]
@@ -42,3 +45,4 @@ impl<'t, T: Real> Var<'t, T> {
         })
     }
 }
+// ANCHOR_END: dropout_op
