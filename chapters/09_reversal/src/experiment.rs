@@ -1,16 +1,18 @@
 //! Lecture 17 demo 05.1 — three models, one training recipe: each learns
-//! to reverse random sequences, and is then tested by generating new ones
-//! step by step.
+//! to reverse random sequences, and is tested at fixed steps by generating
+//! new ones on its own (free-running) and with the right symbols fed in
+//! (teacher-forced).
 
-use std::time::Instant;
-
-use autograd::Params;
-use autograd::train::{Recipe, Trained, train_reversal};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
-use record::{Notebook, say, show};
+use autograd::data::{Reversal, reversal};
+use autograd::optim::{Adam, linear_warmup};
+use autograd::train::{Recipe, Translator, step, test_set};
+use autograd::{Params, Smoothing, Tape};
+use faer::Mat;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
 
 use crate::models::{Kind, Model};
+use crate::stats::binomial_se;
 
 /// What every run shares.
 #[derive(Clone, Debug)]
@@ -21,14 +23,76 @@ pub struct Setup {
     pub models: Vec<Kind>,
     /// Test sequences per run.
     pub test: usize,
+    /// Exercise 8: train the runs at this length for this many steps.
+    pub exercise_len: usize,
+    pub exercise_steps: u32,
+    /// … with the first this many seeds.
+    pub exercise_seeds: usize,
 }
 
-impl Setup {
-    /// The lecture's recipe at length `len`: 10 symbols, batch 64, Adam 1e−3
-    /// after 50 warmup steps.
-    pub fn recipe(&self, len: usize, steps: u32) -> Recipe {
-        Recipe { test: self.test, ..Recipe::reversal(len, steps) }
+/// Which test tokens a model got right: `len` per sequence, batch-major.
+#[derive(Clone, Debug)]
+pub struct Right {
+    pub len: usize,
+    pub hits: Vec<bool>,
+}
+
+impl Right {
+    pub fn compare(got: &[usize], want: &[usize], len: usize) -> Right {
+        Right { len, hits: got.iter().zip(want).map(|(a, b)| a == b).collect() }
     }
+
+    pub fn sequences_n(&self) -> usize {
+        self.hits.len() / self.len
+    }
+
+    /// Share of right tokens.
+    pub fn tokens(&self) -> f64 {
+        self.hits.iter().filter(|&&h| h).count() as f64 / self.hits.len() as f64
+    }
+
+    /// Share of sequences right in every position.
+    pub fn sequences(&self) -> f64 {
+        let all = self.hits.chunks(self.len).filter(|c| c.iter().all(|&h| h)).count();
+        all as f64 / self.sequences_n() as f64
+    }
+
+    /// Share of sequences right at output position `t`.
+    pub fn at(&self, t: usize) -> f64 {
+        self.hits.chunks(self.len).filter(|c| c[t]).count() as f64 / self.sequences_n() as f64
+    }
+
+    /// The test set's sampling error of [`Right::sequences`]: binomial over
+    /// the sequences.
+    pub fn sequence_se(&self) -> f64 {
+        binomial_se(self.sequences(), self.sequences_n())
+    }
+
+    /// The sampling error of [`Right::tokens`], with each sequence as one
+    /// draw: the tokens of a sequence are not independent (one wrong step
+    /// of a free-running decoder often drags the next ones with it), so a
+    /// binomial over all tokens would claim too much.
+    pub fn token_se(&self) -> f64 {
+        let n = self.sequences_n() as f64;
+        let per: Vec<f64> = self
+            .hits
+            .chunks(self.len)
+            .map(|c| c.iter().filter(|&&h| h).count() as f64 / self.len as f64)
+            .collect();
+        let mean = per.iter().sum::<f64>() / n;
+        let var = per.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+        (var / n).sqrt()
+    }
+}
+
+/// One test of a model after `step` training steps.
+#[derive(Clone, Debug)]
+pub struct Eval {
+    pub step: u32,
+    /// Generated from BOS, each step fed the model's own previous output.
+    pub free: Right,
+    /// Each step fed the right previous symbol.
+    pub forced: Right,
 }
 
 /// One trained model.
@@ -37,157 +101,143 @@ pub struct Run {
     pub len: usize,
     pub seed: u64,
     pub model: Model,
+    /// The parameters after `Setup::steps` (or after the last step, for a
+    /// run of the exercise only).
     pub params: Params<f32>,
-    pub trained: Trained,
+    /// The loss of every step, and the share of the batch's tokens the
+    /// model got right under teacher forcing before that step's update.
+    pub losses: Vec<f64>,
+    pub batch_accuracy: Vec<f64>,
+    pub evals: Vec<Eval>,
 }
 
-/// Mean, min and max.
-pub fn spread(xs: &[f64]) -> (f64, f64, f64) {
-    let mean = xs.iter().sum::<f64>() / xs.len() as f64;
-    let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    (mean, lo, hi)
-}
-
-// ANCHOR: train_all
-/// Every (model, length, seed) of `setup` at `steps` steps, in parallel:
-/// each run is sequential inside and draws from its own seeds, so its
-/// numbers do not depend on the number of threads; results come back in
-/// the order (model, length, seed).
-pub fn train_all(setup: &Setup, lengths: &[usize], steps: u32, printing: bool) -> Vec<Run> {
-    let plan: Vec<(Kind, usize, u64)> = setup
-        .models
-        .iter()
-        .flat_map(|&k| {
-            lengths.iter().flat_map(move |&l| setup.seeds.iter().map(move |&s| (k, l, s)))
-        })
-        .collect();
-    let bar = printing.then(|| {
-        let bar = ProgressBar::new(plan.len() as u64);
-        let style = ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {eta} left");
-        bar.set_style(style.unwrap());
-        bar
-    });
-    let runs = plan
-        .par_iter()
-        .map(|&(kind, len, seed)| {
-            let recipe = setup.recipe(len, steps);
-            let (model, mut params) = kind.build(recipe.vocab(), seed);
-            let trained = train_reversal(&model, &mut params, &recipe, seed);
-            bar.as_ref().inspect(|b| b.inc(1));
-            Run { kind, len, seed, model, params, trained }
-        })
-        .collect();
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
+impl Run {
+    /// The test after `step` steps.
+    pub fn at(&self, step: u32) -> &Eval {
+        self.tested_at(step).expect("a test at that step")
     }
-    runs
+
+    pub fn tested_at(&self, step: u32) -> Option<&Eval> {
+        self.evals.iter().find(|e| e.step == step)
+    }
 }
-// ANCHOR_END: train_all
+
+/// Which test tokens the argmax of `logits` (B·L, vocab) gets right.
+pub fn hits(logits: &Mat<f32>, want: &[usize], len: usize) -> Right {
+    let got: Vec<usize> = (0..logits.nrows())
+        .map(|r| {
+            let row = (0..logits.ncols()).map(|j| f64::from(logits[(r, j)]));
+            blocks::argmax(row).expect("a vocabulary")
+        })
+        .collect();
+    Right::compare(&got, want, len)
+}
+
+// ANCHOR: test_model
+/// Test a model on `test` (n sequences of length `len`) both ways.
+pub fn test_model(model: &Model, params: &Params<f32>, test: &Reversal, len: usize) -> Eval {
+    let n = test.src.len() / len;
+    // free-running: greedy from BOS, as the model will be used
+    let got = model.greedy(params, &test.src, n, len); // (n·L) tokens
+    let free = Right::compare(&got, &test.tgt_out, len);
+    // teacher-forced: the right previous symbol at every step, as in training
+    let tape = Tape::new(params);
+    let logits = model.logits(&tape, &test.src, &test.tgt_in, n); // (n·L, vocab)
+    let forced = hits(&logits.value(), &test.tgt_out, len);
+    Eval { step: 0, free, forced }
+}
+// ANCHOR_END: test_model
+
+// ANCHOR: train_run
+/// Train `kind` (weights drawn from `seed`) on reversal at `recipe.len`
+/// and test it after each step in `tests`; keep the parameters of step
+/// `keep`. The batches come from `seed + 100`, the test set from
+/// `seed + 200`: under one seed, every model sees the same data.
+pub fn train_run(kind: Kind, recipe: &Recipe, seed: u64, tests: &[u32], keep: u32) -> Run {
+    let (model, mut params) = kind.build(recipe.vocab(), seed);
+    let mut adam = Adam::new(&params, recipe.lr, 0.9, 0.999, 1e-8);
+    let mut data = Pcg64Mcg::seed_from_u64(seed + 100);
+    let test = test_set(recipe, seed);
+    let (b, len) = (recipe.batch, recipe.len);
+    let last = *tests.iter().max().expect("a test step");
+    let (mut losses, mut batch_accuracy, mut evals) = (Vec::new(), Vec::new(), Vec::new());
+    let mut kept = None;
+    for t in 1..=last {
+        let batch = reversal(&mut data, b, len, recipe.symbols); // a fresh batch
+        adam.lr = linear_warmup(t, recipe.warmup, recipe.lr);
+        let mut right = 0.0;
+        let loss = step(&mut params, &mut adam, |tape| {
+            let logits = model.logits(tape, &batch.src, &batch.tgt_in, b); // (B·L, vocab)
+            right = hits(&logits.value(), &batch.tgt_out, len).tokens();
+            logits.cross_entropy(&batch.tgt_out, None, Smoothing::None)
+        });
+        losses.push(f64::from(loss));
+        batch_accuracy.push(right);
+        if tests.contains(&t) {
+            evals.push(Eval { step: t, ..test_model(&model, &params, &test, len) });
+        }
+        if t == keep {
+            kept = Some(params.clone());
+        }
+    }
+    let params = kept.unwrap_or(params);
+    Run { kind, len, seed, model, params, losses, batch_accuracy, evals }
+}
+// ANCHOR_END: train_run
+
+// ANCHOR: plan
+impl Setup {
+    /// The lecture's recipe at length `len`: 10 symbols, batch 64, Adam 1e−3
+    /// after 50 warmup steps (then constant).
+    pub fn recipe(&self, len: usize) -> Recipe {
+        Recipe { test: self.test, ..Recipe::reversal(len, self.steps) }
+    }
+
+    /// The seeds exercise 8 trains on.
+    pub fn exercise_seeds(&self) -> &[u64] {
+        &self.seeds[..self.exercise_seeds.min(self.seeds.len())]
+    }
+
+    /// The steps after which the run at `len` with `seed` is tested.
+    /// Exercise 8 trains longer at one length; the learning rate is
+    /// constant after warmup and the batches come in the same order, so
+    /// the first `steps` of that longer run are the experiment's run
+    /// itself: one run serves both, tested at both steps.
+    pub fn tests_at(&self, len: usize, seed: u64) -> Vec<u32> {
+        let mut tests = Vec::new();
+        if self.lengths.contains(&len) {
+            tests.push(self.steps);
+        }
+        let exercise = len == self.exercise_len && self.exercise_seeds().contains(&seed);
+        if exercise && !tests.contains(&self.exercise_steps) {
+            tests.push(self.exercise_steps);
+        }
+        tests
+    }
+
+    /// Every run: (model, length, seed) with at least one test.
+    pub fn plan(&self) -> Vec<(Kind, usize, u64)> {
+        let mut lengths = self.lengths.clone();
+        if !lengths.contains(&self.exercise_len) {
+            lengths.push(self.exercise_len);
+            lengths.sort_unstable();
+        }
+        let mut plan = Vec::new();
+        for &kind in &self.models {
+            for &len in &lengths {
+                for &seed in &self.seeds {
+                    if !self.tests_at(len, seed).is_empty() {
+                        plan.push((kind, len, seed));
+                    }
+                }
+            }
+        }
+        plan
+    }
+}
+// ANCHOR_END: plan
 
 /// The runs of one model at one length, in seed order.
 pub fn runs_of(runs: &[Run], kind: Kind, len: usize) -> Vec<&Run> {
     runs.iter().filter(|r| r.kind == kind && r.len == len).collect()
-}
-
-// ANCHOR: experiment
-pub fn experiment(setup: &Setup, nb: &mut Notebook) -> Vec<Run> {
-    nb.demo("experiment", "L17 05.1 · Three models, one recipe: learning to reverse a sequence");
-    say!(
-        nb,
-        "reverse L random symbols (10 kinds); Adam 1e-3, 50 warmup steps, batch 64, {} steps,",
-        setup.steps
-    );
-    say!(
-        nb,
-        "teacher forcing, a fresh batch every step; tested by greedy generation on {} new sequences",
-        setup.test
-    );
-    say!(nb, "seeds {:?}: weights = seed, batches = seed + 100, test = seed + 200", setup.seeds);
-    // PAD, BOS and the 10 symbols: the vocabulary does not depend on L
-    let vocab = setup.recipe(setup.lengths[0], setup.steps).vocab();
-    for &kind in &setup.models {
-        let count = kind.build(vocab, 0).1.count();
-        let count = nb.value(&format!("params_{}", kind.tag()), show::grouped(count));
-        say!(nb, "  {:<16} {count:>8} parameters", kind.label());
-    }
-    let start = Instant::now();
-    let runs = train_all(setup, &setup.lengths, setup.steps, nb.is_printing());
-    let elapsed = nb.timing(start.elapsed());
-    let threads = match rayon::current_num_threads() {
-        1 => nb.measured("1 thread"),
-        n => nb.measured(format!("{n} threads")),
-    };
-    for (title, which) in [("whole-sequence accuracy", "seq"), ("per-token accuracy", "tok")] {
-        say!(nb, "{title}, mean (min–max) over {} seeds:", setup.seeds.len());
-        let head: String =
-            setup.lengths.iter().map(|l| format!("{:>22}", format!("L = {l}"))).collect();
-        say!(nb, "  {:<16}{head}", "");
-        for &kind in &setup.models {
-            let mut line = format!("  {:<16}", kind.label());
-            for &len in &setup.lengths {
-                let own = runs_of(&runs, kind, len);
-                let xs: Vec<f64> = own
-                    .iter()
-                    .map(|r| {
-                        if which == "seq" {
-                            r.trained.sequence_accuracy
-                        } else {
-                            r.trained.token_accuracy
-                        }
-                    })
-                    .collect();
-                let (mean, lo, hi) = spread(&xs);
-                let name = format!("{which}_{}_l{len}", kind.tag());
-                let mean = nb.value(&format!("{name}_mean"), show::num(mean, 3));
-                let lo = nb.value(&format!("{name}_min"), show::num(lo, 3));
-                let hi = nb.value(&format!("{name}_max"), show::num(hi, 3));
-                for (r, x) in own.iter().zip(&xs) {
-                    nb.value(&format!("{name}_seed{}", r.seed), show::num(*x, 3));
-                }
-                line.push_str(&format!("{:>22}", format!("{mean} ({lo}–{hi})")));
-            }
-            say!(nb, "{line}");
-        }
-    }
-    gaps(setup, &runs, nb);
-    say!(nb, "{} runs in {elapsed} on {threads}", runs.len());
-    runs
-}
-// ANCHOR_END: experiment
-
-/// Per-token accuracy: how far apart the models' means are, and how far
-/// apart one model's seeds are: is a difference between models larger
-/// than the spread that changing the seed alone produces?
-fn gaps(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
-    say!(
-        nb,
-        "per-token accuracy: difference of two models' means, spread (max − min) of one model's seeds:"
-    );
-    for &len in &setup.lengths {
-        let tok = |kind| -> Vec<f64> {
-            runs_of(runs, kind, len).iter().map(|r| r.trained.token_accuracy).collect()
-        };
-        let mut cells = Vec::new();
-        for (i, &a) in setup.models.iter().enumerate() {
-            for &b in &setup.models[i + 1..] {
-                let gap = spread(&tok(b)).0 - spread(&tok(a)).0;
-                let name = format!("tok_gap_{}_{}_l{len}", b.tag(), a.tag());
-                cells.push(format!(
-                    "{} − {} {}",
-                    b.label(),
-                    a.label(),
-                    nb.value(&name, show::num(gap, 3))
-                ));
-            }
-        }
-        let mut spreads = Vec::new();
-        for &kind in &setup.models {
-            let (_, lo, hi) = spread(&tok(kind));
-            let name = format!("tok_spread_{}_l{len}", kind.tag());
-            spreads.push(format!("{} {}", kind.label(), nb.value(&name, show::num(hi - lo, 3))));
-        }
-        say!(nb, "  L = {len:<3} between models: {}", cells.join(", "));
-        say!(nb, "  {:<7} between seeds:  {}", "", spreads.join(", "));
-    }
 }

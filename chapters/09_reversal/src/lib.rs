@@ -5,16 +5,22 @@
 //! Transformer's attention learned, and what a training step costs.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::Parser;
 use record::Notebook;
 
+pub mod curves;
 pub mod exercise;
 pub mod experiment;
 pub mod learned;
 pub mod models;
+pub mod parallel;
 pub mod positions;
+pub mod results;
+pub mod setup;
 pub mod speed;
+pub mod stats;
 
 use models::Kind;
 
@@ -49,7 +55,7 @@ pub struct Options {
     pub lengths: Vec<usize>,
 
     /// Seeds per model and length.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=10))]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=32))]
     pub seeds: u16,
 
     /// Models to train (comma-separated: transformer, gru, gru-attention).
@@ -68,9 +74,15 @@ pub struct Options {
     #[arg(long, value_delimiter = ',', default_value = "8,16,32,64,128", value_parser = length)]
     pub speed_lengths: Vec<usize>,
 
-    /// Training steps of exercise 8's longer runs.
+    /// Training steps of exercise 8's longer runs (at a length of the
+    /// experiment, its runs carry on from where the experiment stopped).
     #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u32).range(50..=20_000))]
     pub exercise_steps: u32,
+
+    /// Seeds of exercise 8's longer runs: the first N of the experiment's
+    /// (at most --seeds).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=32))]
+    pub exercise_seeds: u16,
 
     /// Sequence length of exercise 8's longer runs.
     #[arg(long, default_value_t = 32, value_parser = length)]
@@ -101,11 +113,18 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
         seeds,
         models: tidy(&opts.models),
         test: opts.test as usize,
+        exercise_len: opts.exercise_length,
+        exercise_steps: opts.exercise_steps,
+        exercise_seeds: usize::from(opts.exercise_seeds.min(opts.seeds)),
     };
+    setup::setup(&setup, nb);
     models::against_pytorch(nb);
-    let runs = experiment::experiment(&setup, nb);
+    let start = Instant::now();
+    let runs = parallel::train_all(&setup, nb.is_printing());
+    results::experiment(&setup, &runs, start.elapsed(), nb);
+    curves::curves(&setup, &runs, nb);
     positions::by_position(&setup, &runs, nb);
     learned::what_it_learned(&setup, &runs, opts.probe as usize, nb);
     speed::speed(&tidy(&opts.speed_lengths), &setup.models, nb);
-    exercise::exercise_longer(&setup, opts.exercise_length, opts.exercise_steps, nb);
+    exercise::exercise_longer(&setup, &runs, nb);
 }

@@ -1,7 +1,7 @@
 //! The three models of Lecture 17 §9, built the same way and trained by
 //! the same loop (`autograd::train::train_reversal`).
 
-use autograd::nn::{GruSeq2Seq, Seq2Seq, Seq2SeqConfig};
+use autograd::nn::{GruSeq2Seq, Norm, Positions, Seq2Seq, Seq2SeqConfig};
 use autograd::train::Translator;
 use autograd::{Params, Tape, Var};
 use rand::SeedableRng;
@@ -57,21 +57,36 @@ impl Kind {
         }
     }
 
-    /// A freshly initialised model (weights drawn from `seed`) and its parameters.
+    // ANCHOR: build
+    /// A freshly initialised model (weights drawn from `seed`) and its
+    /// parameters. Every size here is the book's choice (see the page).
     pub fn build(self, vocab: usize, seed: u64) -> (Model, Params<f32>) {
         let mut params = Params::new();
         let rng = &mut Pcg64Mcg::seed_from_u64(seed);
+        let (embed, hidden) = (64, 128); // the GRUs
         let model = match self {
-            Kind::Transformer => {
-                Model::Transformer(Seq2Seq::new(&mut params, Seq2SeqConfig::lecture17(vocab), rng))
+            Kind::Gru => Model::Gru(GruSeq2Seq::new(&mut params, vocab, embed, hidden, false, rng)),
+            Kind::GruAttention => {
+                Model::Gru(GruSeq2Seq::new(&mut params, vocab, embed, hidden, true, rng))
             }
-            Kind::Gru | Kind::GruAttention => {
-                let attention = self == Kind::GruAttention;
-                Model::Gru(GruSeq2Seq::new(&mut params, vocab, 64, 128, attention, rng))
+            Kind::Transformer => {
+                let cfg = Seq2SeqConfig {
+                    vocab,
+                    d_model: 64,
+                    heads: 4,
+                    d_ff: 256,
+                    layers: 1, // one encoder layer, one decoder layer
+                    norm: Norm::Post,
+                    positions: Positions::Sinusoidal,
+                    scale_embeddings: false, // no √d_model (chapter 6)
+                    scaled_attention: true,  // scores ÷ √d_k
+                };
+                Model::Transformer(Seq2Seq::new(&mut params, cfg, rng))
             }
         };
         (model, params)
     }
+    // ANCHOR_END: build
 }
 
 impl std::str::FromStr for Kind {

@@ -21,6 +21,34 @@ use crate::models::Kind;
 const TIMED: usize = 5;
 
 // ANCHOR: speed
+/// One training step of `kind` at length `len` (forward, backward, Adam;
+/// batch 64): the FLOPs of its matrix products, counted as they happen,
+/// and, if `timed`, the median time of `TIMED` more steps.
+pub fn measure_step(kind: Kind, len: usize, timed: bool) -> (u64, Duration) {
+    let recipe = Recipe::reversal(len, 1);
+    let (model, mut params) = kind.build(recipe.vocab(), 0);
+    let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
+    let mut data = Pcg64Mcg::seed_from_u64(1);
+    let mut one_step = || {
+        let b = reversal(&mut data, recipe.batch, len, recipe.symbols);
+        step(&mut params, &mut adam, |tape| {
+            let logits = model.logits(tape, &b.src, &b.tgt_in, recipe.batch);
+            logits.cross_entropy(&b.tgt_out, None, Smoothing::None)
+        });
+    };
+    let (_, count) = counting(&mut one_step); // also warms up
+    let mut times: Vec<Duration> = (0..if timed { TIMED } else { 0 })
+        .map(|_| {
+            let start = Instant::now();
+            one_step();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    (count.flops, times.get(TIMED / 2).copied().unwrap_or_default())
+}
+// ANCHOR_END: speed
+
 pub fn speed(lengths: &[usize], models: &[Kind], nb: &mut Notebook) {
     nb.demo("speed", "L17 05.4 · One training step: FLOPs and time against L");
     say!(
@@ -34,33 +62,9 @@ pub fn speed(lengths: &[usize], models: &[Kind], nb: &mut Notebook) {
     for &len in lengths {
         let mut line = format!("{len:>5}");
         for (i, &kind) in models.iter().enumerate() {
-            let recipe = Recipe::reversal(len, 1);
-            let (model, mut params) = kind.build(recipe.vocab(), 0);
-            let mut adam = Adam::new(&params, 1e-3, 0.9, 0.999, 1e-8);
-            let mut data = Pcg64Mcg::seed_from_u64(1);
-            let mut one_step = || {
-                let b = reversal(&mut data, recipe.batch, len, recipe.symbols);
-                step(&mut params, &mut adam, |tape| {
-                    let logits = model.logits(tape, &b.src, &b.tgt_in, recipe.batch);
-                    logits.cross_entropy(&b.tgt_out, None, Smoothing::None)
-                });
-            };
-            let (_, count) = counting(&mut one_step);
-            // timing is the only product of these steps: skipped when it is masked
-            let ms = if nb.hides_timings() {
-                Duration::ZERO
-            } else {
-                let mut times: Vec<Duration> = (0..TIMED)
-                    .map(|_| {
-                        let start = Instant::now();
-                        one_step();
-                        start.elapsed()
-                    })
-                    .collect();
-                times.sort();
-                times[TIMED / 2]
-            };
-            let gflop = count.flops as f64 * 1e-9;
+            // timing is the only product of the timed steps: skipped when it is masked
+            let (flops, ms) = measure_step(kind, len, !nb.hides_timings());
+            let gflop = flops as f64 * 1e-9;
             let shown = nb.value(&format!("gflop_{}_l{len}", kind.tag()), show::num(gflop, 3));
             line.push_str(&format!("{shown:>14}{:>12}", nb.timing(ms)));
             curves[i].push((len as f64, gflop));
@@ -80,7 +84,6 @@ pub fn speed(lengths: &[usize], models: &[Kind], nb: &mut Notebook) {
     };
     nb.figure("flops_per_step", plot.to_svg());
 }
-// ANCHOR_END: speed
 
 /// How much each model's FLOPs grow from one length to the next: a cost
 /// linear in L grows by the ratio of the lengths, an L × L term by more.

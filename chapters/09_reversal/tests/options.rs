@@ -13,6 +13,8 @@ fn bad_options_are_refused() {
         &["--lengths", "8,,16"],
         &["--models", "lstm"],
         &["--seeds", "0"],
+        &["--seeds", "33"],
+        &["--exercise-seeds", "0"],
         &["--test", "0"],
         &["--speed-lengths", "x"],
         &["--exercise-length", "129"],
@@ -35,10 +37,22 @@ fn a_small_run_prints_every_demo() {
     let anchors: Vec<&str> = nb.demos().iter().map(|d| d.anchor.as_str()).collect();
     assert_eq!(
         anchors,
-        ["pytorch", "experiment", "by_position", "what_it_learned", "speed", "exercise_longer"]
+        [
+            "setup",
+            "pytorch",
+            "experiment",
+            "curves",
+            "by_position",
+            "what_it_learned",
+            "speed",
+            "exercise_longer"
+        ]
     );
     let all: String = nb.demos().iter().map(|d| d.text.as_str()).collect();
-    assert!(all.contains("batch 64, 50 steps") && all.contains("L = 8, 50 steps"), "{all}");
+    assert!(all.contains("batch 64, 50 steps"), "{all}");
+    // the exercise carries the experiment's runs on instead of training anew
+    assert!(all.contains("L = 8: the experiment's runs of its first 1 seeds"), "{all}");
+    assert!(all.contains("GRU + attention, 100 steps"), "{all}");
     assert!(!all.contains("NaN") && !all.contains("no Transformer run"), "{all}");
 }
 

@@ -20,6 +20,7 @@ pub struct Reversal {
     pub tgt_out: Vec<usize>,
 }
 
+// ANCHOR: reversal
 /// Draw a batch; a vocabulary of `FIRST_SYMBOL + symbols` tokens.
 pub fn reversal(
     rng: &mut (impl rand::Rng + ?Sized),
@@ -42,3 +43,4 @@ pub fn reversal(
     }
     r
 }
+// ANCHOR_END: reversal

@@ -153,6 +153,7 @@ impl GruSeq2Seq {
         }
     }
 
+    // ANCHOR: gru_seq2seq_forward
     /// Logits (B·S_t, vocab), batch-major, for teacher-forced targets, and
     /// the attention weights (if any). `src`, `tgt_in` are batch-major ids.
     pub fn forward<'t, T: Real>(
@@ -178,4 +179,5 @@ impl GruSeq2Seq {
             }
         }
     }
+    // ANCHOR_END: gru_seq2seq_forward
 }

@@ -16,6 +16,7 @@
 use crate::{Real, Var};
 
 impl<'t, T: Real> Var<'t, T> {
+    // ANCHOR: gru_step
     /// One GRU step from state `self` (B, H), with this step's input
     /// projection `gi` (B, 3H) and the recurrent weights `w_h` (H, 3H),
     /// `b_h` (1, 3H). Returns the new state (B, H).
@@ -31,4 +32,5 @@ impl<'t, T: Real> Var<'t, T> {
         // h' = (1 − z) ⊙ n + z ⊙ h = n + z ⊙ (h − n)
         n_gate.add(z_gate.mul(self.sub(n_gate)))
     }
+    // ANCHOR_END: gru_step
 }
