@@ -6,24 +6,8 @@ use record::{Notebook, say, show};
 
 use crate::experiment::{Run, Setup, runs_of};
 use crate::models::Kind;
-use crate::results::{Metric, say_cell};
+use crate::results::{Metric, at_step, say_cell};
 use crate::stats::summary;
-
-/// Each seed's accuracy after `step` steps, for the runs tested then.
-fn at_step(runs: &[&Run], step: u32, m: Metric) -> (Vec<f64>, f64) {
-    let (xs, se): (Vec<f64>, Vec<f64>) = runs
-        .iter()
-        .map(|r| {
-            let free = &r.at(step).free;
-            match m {
-                Metric::Seq => (free.sequences(), free.sequence_se()),
-                Metric::Tok => (free.tokens(), free.token_se()),
-            }
-        })
-        .unzip();
-    let se = se.iter().sum::<f64>() / se.len() as f64;
-    (xs, se)
-}
 
 pub fn exercise_longer(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
     nb.demo("exercise_longer", "L17 exercise 8 · Longer training at one length");

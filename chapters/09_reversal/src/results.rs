@@ -37,8 +37,13 @@ impl Metric {
 /// One model at one length after `step` steps: each seed's accuracy, and
 /// the mean over seeds of the test's sampling error.
 pub fn cell(runs: &[Run], kind: Kind, len: usize, step: u32, m: Metric) -> (Vec<f64>, f64) {
-    let own = runs_of(runs, kind, len);
-    let (xs, se): (Vec<f64>, Vec<f64>) = own
+    at_step(&runs_of(runs, kind, len), step, m)
+}
+
+/// Each run's accuracy after `step` steps, and the mean over the runs of
+/// the test's sampling error.
+pub fn at_step(runs: &[&Run], step: u32, m: Metric) -> (Vec<f64>, f64) {
+    let (xs, se): (Vec<f64>, Vec<f64>) = runs
         .iter()
         .map(|r| {
             let free = &r.at(step).free;
