@@ -6,7 +6,7 @@ use record::svg::{LinePlot, LogPlot, Series};
 use record::{Notebook, say, show};
 
 use crate::experiment::{Run, Setup, runs_of};
-use crate::stats::median;
+use crate::models::Kind;
 
 /// The loss a run must fall below (nats per token, mean of the last
 /// `WINDOW` steps) …
@@ -59,6 +59,25 @@ pub fn half_reached(steps: &[Option<u32>]) -> Option<u32> {
 fn two_digits(x: f64) -> String {
     let decimals = if x > 0.0 { (1.0 - libm::floor(libm::log10(x))).max(0.0) as usize } else { 2 };
     show::num(x, decimals)
+}
+
+/// The steps at which every seed's loss is read: the end of warmup and
+/// the experiment's test.
+fn checkpoints(setup: &Setup, len: usize) -> [(&'static str, usize); 2] {
+    [("warmup", setup.recipe(len).warmup as usize), ("test", setup.steps as usize)]
+}
+
+/// Each run's mean loss over the `BLOCK` steps up to `step`, or `None` if
+/// some run has not got that far.
+fn block_losses(runs: &[&Run], step: usize) -> Option<Vec<f64>> {
+    if step < BLOCK || runs.iter().any(|r| r.losses.len() < step) {
+        return None;
+    }
+    Some(
+        runs.iter()
+            .map(|r| r.losses[step - BLOCK..step].iter().sum::<f64>() / BLOCK as f64)
+            .collect(),
+    )
 }
 
 fn losses(r: &Run) -> &[f64] {
@@ -131,21 +150,19 @@ pub fn curves(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
                 );
             }
             let loss_curve = mean_curve(&own, losses, BLOCK, steps);
-            // the median seed's loss (its mean over the BLOCK steps up to
-            // the step) at the end of warmup and at the experiment's test
-            let warmup = setup.recipe(len).warmup as usize;
+            // every seed's loss (its mean over the BLOCK steps up to the
+            // step) at the end of warmup and at the experiment's test
             let mut at_steps = Vec::new();
-            for (when, step) in [("warmup", warmup), ("test", setup.steps as usize)] {
-                if step < BLOCK || own.iter().any(|r| r.losses.len() < step) {
-                    continue;
-                }
-                let block =
-                    |r: &&Run| r.losses[step - BLOCK..step].iter().sum::<f64>() / BLOCK as f64;
-                let loss = median(&own.iter().map(block).collect::<Vec<_>>());
+            for (when, step) in checkpoints(setup, len) {
+                let Some(per_seed) = block_losses(&own, step) else { continue };
                 let name = format!("loss_{when}_{}_l{len}", kind.tag());
-                at_steps.push(format!("{} at step {step}", nb.value(&name, two_digits(loss))));
+                let lo = per_seed.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = per_seed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let lo = nb.value(&format!("{name}_min"), two_digits(lo));
+                let hi = nb.value(&format!("{name}_max"), two_digits(hi));
+                at_steps.push(format!("{lo}–{hi} at step {step}"));
             }
-            say!(nb, "  {:<16} median seed's loss {}", "", at_steps.join(", "));
+            say!(nb, "  {:<16} seeds' loss {}", "", at_steps.join(", "));
             loss_series.push(Series {
                 label: kind.label(),
                 colour: kind.colour(),
@@ -156,6 +173,26 @@ pub fn curves(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
                 colour: kind.colour(),
                 points: mean_curve(&own, accuracies, BLOCK, steps),
             });
+        }
+        // the same seed sees the same batches in every model, so the two
+        // attention models can be compared seed by seed
+        let pair = [Kind::GruAttention, Kind::Transformer];
+        let seeds = |k| runs_of(runs, k, len).iter().map(|r| r.seed).collect::<Vec<_>>();
+        if pair.iter().all(|k| setup.models.contains(k)) && seeds(pair[0]) == seeds(pair[1]) {
+            for (when, step) in checkpoints(setup, len) {
+                let [Some(gru_att), Some(transformer)] =
+                    pair.map(|k| block_losses(&runs_of(runs, k, len), step))
+                else {
+                    continue;
+                };
+                let lower = gru_att.iter().zip(&transformer).filter(|(g, t)| g < t).count();
+                let lower = nb.value(&format!("gru_att_lower_{when}_l{len}"), lower.to_string());
+                say!(
+                    nb,
+                    "  at step {step} the GRU with attention's loss is the lower on {lower} of {} seeds",
+                    gru_att.len()
+                );
+            }
         }
         let plot = LogPlot {
             series: &loss_series,

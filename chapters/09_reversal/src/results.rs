@@ -117,7 +117,13 @@ pub fn experiment(setup: &Setup, runs: &[Run], elapsed: Duration, nb: &mut Noteb
             }
         }
     }
+    // a test with no sequence right gives a binomial error of 0; what it
+    // does say is that the accuracy is probably below 3/n (95 %)
+    let bound = nb.value("zero_bound", show::num(3.0 / setup.test as f64, 3));
+    say!(nb, "(a run with no sequence right has sampling error 0.000: its accuracy is then");
+    say!(nb, " probably below 3/{test} = {bound}; the bracket is the mean over the seeds)");
     gaps(setup, runs, nb);
+    first_three(setup, runs, nb);
     say!(nb, "how often a run fails outright, over all lengths:");
     // how often does a model fail outright? (the lecture had a Transformer
     // seed at 0.810) With none in n runs, a rate above about 3/n would
@@ -177,4 +183,27 @@ fn gaps(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
             }
         }
     }
+}
+
+/// Exercise 3: the gap between the Transformer and the GRU with attention
+/// at L = 16 had the experiment stopped at its first three seeds, as the
+/// lecture's did.
+fn first_three(setup: &Setup, runs: &[Run], nb: &mut Notebook) {
+    let (a, b, len) = (Kind::GruAttention, Kind::Transformer, 16);
+    let have = [a, b].iter().all(|k| setup.models.contains(k));
+    if !have || !setup.lengths.contains(&len) || setup.seeds.len() < 4 {
+        return;
+    }
+    let mut line = format!("with seeds {}–{} only, at L = {len}:", setup.seeds[0], setup.seeds[2]);
+    for m in [Metric::Tok, Metric::Seq] {
+        let first = |k| summary(&cell(runs, k, len, setup.steps, m).0[..3]);
+        let (g, se) = gap(&first(b), &first(a));
+        let name = format!("three_{}_gap_l{len}", m.tag());
+        let z = if se > 0.0 { show::num(g.abs() / se, 1) } else { "∞".to_string() };
+        let z = nb.value(&format!("{name}_z"), z);
+        let g = nb.value(&name, show::num(g, 3));
+        let se = nb.value(&format!("{name}_se"), show::num(se, 3));
+        line.push_str(&format!("  {} {g} ± {se} [{z}]", m.tag()));
+    }
+    say!(nb, "{line}");
 }

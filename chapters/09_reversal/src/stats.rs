@@ -23,15 +23,6 @@ pub fn summary(xs: &[f64]) -> Summary {
     Summary { n, mean, sd, min, max }
 }
 
-/// The median: the middle of the sorted values (the mean of the two
-/// middle ones for an even count); one wild seed cannot move it far.
-pub fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
-}
-
 /// The sampling error of an accuracy `p` measured on `n` independent
 /// draws: what a different test set of the same size would change.
 pub fn binomial_se(p: f64, n: usize) -> f64 {
@@ -63,6 +54,5 @@ mod tests {
         assert!((se - s.sd / 2.0).abs() < 1e-15);
         assert_eq!(binomial_se(0.5, 100), 0.05);
         assert_eq!(summary(&[0.3]).sd, 0.0);
-        assert_eq!((median(&[3.0, 1.0, 2.0]), median(&[4.0, 1.0, 2.0, 100.0])), (2.0, 3.0));
     }
 }

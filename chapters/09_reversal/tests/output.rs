@@ -97,11 +97,26 @@ fn the_transformer_reaches_each_level_first_on_every_seed() {
             assert_eq!(get(&format!("reach_{what}_gru_l{len}_n")), "0", "{what}, L = {len}");
         }
     }
-    // the GRU with attention is ahead at the end of warmup, far behind at the test
+    // seed by seed, the GRU with attention is ahead at the end of warmup at
+    // every length; at the test it is behind on every seed at L = 16 and
+    // 32, where even the Transformer's worst seed is far below its best,
+    // and on most seeds at L = 8
+    let n = seeds().len();
     for len in LENGTHS {
-        let loss = |when: &str, tag: &str| num(&format!("loss_{when}_{tag}_l{len}"));
-        assert!(loss("warmup", "gru_att") < loss("warmup", "transformer"), "L = {len}");
-        assert!(loss("test", "transformer") < loss("test", "gru_att") / 3.0, "L = {len}");
+        let lower =
+            |when: &str| get(&format!("gru_att_lower_{when}_l{len}")).parse::<usize>().unwrap();
+        assert_eq!(lower("warmup"), n, "L = {len}");
+        let loss =
+            |when: &str, tag: &str, end: &str| num(&format!("loss_{when}_{tag}_l{len}_{end}"));
+        if len == 8 {
+            assert!(lower("test") < n / 2, "L = 8");
+        } else {
+            assert_eq!(lower("test"), 0, "L = {len}");
+            assert!(
+                loss("test", "transformer", "max") < loss("test", "gru_att", "min") / 3.0,
+                "L = {len}"
+            );
+        }
     }
     // at L = 32 few GRU + attention seeds got there within the experiment's steps
     let n = get("reach_acc_gru_att_l32_n").parse::<usize>().unwrap();
