@@ -216,6 +216,8 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
     let seeds: Vec<u64> = (0..GRAD_SEEDS).map(|k| seed + k).collect();
     say!(nb, "last/first: the mean profile's, [lowest, highest] over the seeds");
     let mut series = Vec::new();
+    // each seed's last-layer gradient, per N, for the paired Post/Pre count
+    let mut post_last_by_seed: Vec<Vec<f64>> = Vec::new();
     for norm in [Norm::Post, Norm::Pre] {
         let tag = if norm == Norm::Post { "post" } else { "pre" };
         let mut last = Vec::new();
@@ -235,6 +237,24 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
                 &format!("{tag}_last_over_first_n{n}_max"),
                 show::num(per_seed.iter().copied().fold(0.0, f64::max), 2),
             );
+            // the last layer's gradient seed by seed: its spread, and (the
+            // seeds are shared) on how many seeds Post-LN's is the larger
+            let last_seeds: Vec<f64> = runs.iter().map(|r| r[n - 1]).collect();
+            nb.value(
+                &format!("{tag}_last_n{n}_lo"),
+                show::num(last_seeds.iter().copied().fold(f64::INFINITY, f64::min), 3),
+            );
+            nb.value(
+                &format!("{tag}_last_n{n}_hi"),
+                show::num(last_seeds.iter().copied().fold(0.0, f64::max), 3),
+            );
+            if norm == Norm::Post {
+                post_last_by_seed.push(last_seeds);
+            } else if let Some(post) = post_last_by_seed.get(last.len()) {
+                let larger = post.iter().zip(&last_seeds).filter(|(p, q)| p > q).count();
+                let larger = nb.value(&format!("post_last_larger_n{n}"), larger.to_string());
+                say!(nb, "  Post-LN's last layer the larger on {larger} of {} seeds", seeds.len());
+            }
             let (f, l) = (profile[0], profile[n - 1]);
             nb.value(&format!("{tag}_first_n{n}"), show::num(f, 3));
             nb.value(&format!("{tag}_last_n{n}"), show::num(l, 3));

@@ -70,7 +70,12 @@ fn pre_ln_last_layer_shrinks_and_post_ln_pulls_ahead_with_depth() {
     }
     for n in NS {
         assert!(last("post", n) > last("pre", n), "{n}");
+        // seed by seed too (the seeds are shared)
+        assert_eq!(get(&format!("post_last_larger_n{n}")), "3", "{n}");
     }
+    // the seeds' ranges overlap at 2 layers and have parted at 16
+    assert!(num("post_last_n2_lo") < num("pre_last_n2_hi"));
+    assert!(num("post_last_n16_lo") > num("pre_last_n16_hi"));
     // at 16 layers Post-LN's smallest layer is about Pre-LN's largest
     let (post_min, pre_max) = (num("post_min_n16"), num("pre_max_n16"));
     assert!((post_min / pre_max - 1.0).abs() < 0.1, "{post_min} {pre_max}");
