@@ -37,6 +37,14 @@ pub fn expand(page: &str, snapshots: &Snapshots, book_dir: &Path) -> Expanded {
                     String::new()
                 });
             }
+            if kind == "reproduction" {
+                return crate::reproduction::directive(key, snapshots, book_dir).unwrap_or_else(
+                    |e| {
+                        errors.extend(e);
+                        String::new()
+                    },
+                );
+            }
             let result = key
                 .split_once('.')
                 .ok_or_else(|| format!("`{key}` should read chapter.name, like ch02.jane"))

@@ -9,7 +9,9 @@
 //! | `{{figure ch02.jane_weights}}` | the pinned SVG figure, inline |
 //!
 //! and the glossary page renders `book/glossary.json` with
-//! `{{glossary glossary.json}}` (see [`glossary`]).
+//! `{{glossary glossary.json}}` (see [`glossary`]); the reproduction report
+//! renders every chapter's `lecture.toml` with `{{reproduction zh}}` and
+//! `{{reproduction en}}`, after checking each pair (see [`reproduction`]).
 //!
 //! The source of every substitution is the chapter's insta snapshot files
 //! (`chapters/NN_*/tests/snapshots/*.snap`), never a fresh run: the page shows
@@ -30,6 +32,7 @@ pub mod directives;
 pub mod glossary;
 pub mod includes;
 pub mod math;
+pub mod reproduction;
 pub mod snapshots;
 
 pub use snapshots::Snapshots;

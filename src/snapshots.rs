@@ -14,6 +14,11 @@ impl Snapshots {
         Snapshots { chapters: chapters_dir }
     }
 
+    /// The folder of the chapter crates.
+    pub fn chapters_dir(&self) -> &std::path::Path {
+        &self.chapters
+    }
+
     /// The pinned body of snapshot `name` of `chapter` (`ch02`).
     pub fn body(&self, chapter: &str, name: &str) -> Result<String, String> {
         let dir = pinned::chapter_dir(&self.chapters, chapter)?.join(pinned::SNAPSHOT_DIR);
