@@ -328,7 +328,9 @@ fn title(summary: &str, page: &str, lang: Lang) -> String {
 }
 
 /// The report in one language: the counts, then each chapter's pairs and
-/// the figures it does not reproduce. `values(key)` gives a chapter's
+/// the figures it does not reproduce. A chapter's title is a paragraph, not
+/// a heading: the sidebar lists a page's headings, and would list every
+/// chapter twice, once per language. `values(key)` gives a chapter's
 /// recorded values.
 pub fn render(
     chapters: &[Chapter],
@@ -375,7 +377,7 @@ pub fn render(
         let values = values(&ch.key);
         let id = format!("{}-{}", lang_prefix(lang), ch.key);
         out.push_str(&format!(
-            "\n<h3 id=\"{id}\"><a href=\"{}\">{}</a></h3>\n\n",
+            "\n<p id=\"{id}\" class=\"report-chapter\"><strong><a href=\"{}\">{}</a></strong></p>\n\n",
             ch.page.replace(".md", ".html"),
             title(summary, &ch.page, lang)
         ));
