@@ -253,7 +253,11 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
             } else if let Some(post) = post_last_by_seed.get(last.len()) {
                 let larger = post.iter().zip(&last_seeds).filter(|(p, q)| p > q).count();
                 let larger = nb.value(&format!("post_last_larger_n{n}"), larger.to_string());
-                say!(nb, "  Post-LN's last layer the larger on {larger} of {} seeds", seeds.len());
+                say!(
+                    nb,
+                    "  N = {n}: Post-LN's last layer above Pre-LN's on {larger} of {} seeds",
+                    seeds.len()
+                );
             }
             let (f, l) = (profile[0], profile[n - 1]);
             nb.value(&format!("{tag}_first_n{n}"), show::num(f, 3));
