@@ -396,19 +396,13 @@ pub fn render(
                     }
                     Verdict::Differs => {
                         let why = p.why.as_deref().unwrap_or_default();
-                        format!(
-                            "{}: [{}]({why})",
-                            p.verdict.label(lang),
-                            if zh { "原因" } else { "why" }
-                        )
+                        let (colon, link) = if zh { ("：", "原因") } else { (": ", "why") };
+                        format!("{}{colon}[{link}]({why})", p.verdict.label(lang))
                     }
                     Verdict::Timing => {
                         let instead = p.instead.as_ref().map_or("", |t| t.get(lang));
-                        format!(
-                            "{}: {}{instead}",
-                            p.verdict.label(lang),
-                            if zh { "本书改测" } else { "the book measures " }
-                        )
+                        let lead = if zh { "：本书改测" } else { ": the book measures " };
+                        format!("{}{lead}{instead}", p.verdict.label(lang))
                     }
                     Verdict::Exact => p.verdict.label(lang).to_string(),
                 };
