@@ -56,7 +56,8 @@ impl Text {
     }
 }
 
-/// How the book's figure stands to the lecture's.
+/// How the book's figure stands to the lecture's. Declared in the order of
+/// the report's columns, which count the pairs by `verdict as usize`.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -172,17 +173,21 @@ pub fn load_all(chapters_dir: &Path) -> Result<Vec<Chapter>, String> {
     Ok(chapters)
 }
 
+/// A figure without a leading `≈` or a trailing `%` or `×`.
+fn bare(s: &str) -> &str {
+    s.trim().trim_start_matches('≈').trim_end_matches(['%', '×']).trim()
+}
+
 /// A figure as a number: `,` separators, a leading `≈` and a trailing `%`
 /// or `×` are dropped, `−` is a minus sign.
 pub fn number(s: &str) -> Option<f64> {
-    let t = s.trim().trim_start_matches('≈').trim_end_matches(['%', '×']).trim();
-    t.replace([',', ' '], "").replace('−', "-").parse().ok()
+    bare(s).replace([',', ' '], "").replace('−', "-").parse().ok()
 }
 
 /// `x` at the precision `like` is printed with: as many decimals, or as
 /// many digits of mantissa if `like` is written with an exponent.
 pub fn at_precision(x: f64, like: &str) -> String {
-    let t = like.trim().trim_start_matches('≈').trim_end_matches(['%', '×']).trim();
+    let t = bare(like);
     let (mantissa, exponent) = match t.find(['e', 'E']) {
         Some(i) => (&t[..i], true),
         None => (t, false),
@@ -350,7 +355,7 @@ pub fn render(
     for ch in chapters {
         let mut counts = [0usize; 5];
         for p in &ch.pairs {
-            counts[Verdict::ALL.iter().position(|v| *v == p.verdict).unwrap_or(0)] += 1;
+            counts[p.verdict as usize] += 1;
         }
         counts[4] = ch.missing.len();
         for (t, c) in totals.iter_mut().zip(counts) {

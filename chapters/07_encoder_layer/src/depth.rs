@@ -221,7 +221,7 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
     for norm in [Norm::Post, Norm::Pre] {
         let tag = if norm == Norm::Post { "post" } else { "pre" };
         let mut last = Vec::new();
-        for n in NS {
+        for (i, n) in NS.into_iter().enumerate() {
             let runs: Vec<Vec<f64>> =
                 seeds.iter().map(|&s| layer_grads(n, norm, batch, s)).collect();
             let profile: Vec<f64> = (0..n)
@@ -250,7 +250,7 @@ pub fn grad_by_depth(batch: usize, seed: u64, nb: &mut Notebook) {
             );
             if norm == Norm::Post {
                 post_last_by_seed.push(last_seeds);
-            } else if let Some(post) = post_last_by_seed.get(last.len()) {
+            } else if let Some(post) = post_last_by_seed.get(i) {
                 let larger = post.iter().zip(&last_seeds).filter(|(p, q)| p > q).count();
                 let larger = nb.value(&format!("post_last_larger_n{n}"), larger.to_string());
                 say!(
