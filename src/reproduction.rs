@@ -16,11 +16,19 @@
 //! within = 0.01                      # agrees: |book − lecture| ≤ within
 //! ```
 //!
-//! A `differs` pair names the paragraph that explains it, `why =
-//! "09_reversal.md#results"`; a `timing` pair says what the book measures
-//! instead (`instead = { zh, en }`), since timings are masked in what the
-//! book pins. A range is a list of values, `book = ["x_min", "x_max"]`,
-//! against a lecture figure written `0.64–0.78`.
+//! An `agrees` pair states one tolerance: `within` (the largest
+//! |book − lecture|), `factor` (the largest ratio either way, for figures
+//! known to their order of magnitude) or `eps` (for a figure that is itself
+//! a rounding error: both it and the book's must be at most `eps` times
+//! f64's machine epsilon). A `differs` pair names the paragraph that
+//! explains it, `why = "09_reversal.md#results"`, and says
+//! `cause_unknown = true` if that paragraph finds no cause; a `timing` pair
+//! says what the book measures instead (`instead = { zh, en }`), since
+//! timings are masked in what the book pins. A range is a list of values,
+//! `book = ["x_min", "x_max"]`, against a lecture figure written
+//! `0.64–0.78`; a tuple `(0, 4, 0, 0)` is compared element by element, a
+//! fraction `1/3` at the book's own precision, and one figure against a
+//! recorded tuple stands for every element.
 //!
 //! The checks ([`check_pair`]): every value named is recorded (no pair is
 //! orphaned); an `exact` pair is equal at the lecture's printed precision;
@@ -102,10 +110,20 @@ pub struct Pair {
     #[serde(default)]
     pub book: Vec<String>,
     pub verdict: Verdict,
-    /// For `agrees`: the largest |book − lecture| that still agrees.
+    /// For `agrees`, one of three tolerances: the largest |book − lecture|;
     pub within: Option<f64>,
+    /// the largest ratio between them, either way round (for figures known
+    /// only to their order of magnitude);
+    pub factor: Option<f64>,
+    /// or, for a figure that is itself a rounding error (the largest
+    /// difference between two computations of one quantity), the multiple
+    /// of f64's machine epsilon that both must stay within.
+    pub eps: Option<f64>,
     /// For `differs`: `page.md#heading` of the paragraph that explains it.
     pub why: Option<String>,
+    /// For `differs`: the page finds no cause and says so.
+    #[serde(default)]
+    pub cause_unknown: bool,
     /// For `timing`: what the book measures instead.
     pub instead: Option<Text>,
 }
@@ -179,10 +197,36 @@ fn bare(s: &str) -> &str {
 }
 
 /// A figure as a number: `,` separators, a leading `≈` and a trailing `%`
-/// or `×` are dropped, `−` is a minus sign.
+/// or `×` are dropped, `−` is a minus sign, `1/3` is a fraction and `√2` a
+/// root.
 pub fn number(s: &str) -> Option<f64> {
-    bare(s).replace([',', ' '], "").replace('−', "-").parse().ok()
+    let t = bare(s).replace([',', ' '], "").replace('−', "-");
+    if let Some(root) = t.strip_prefix('√') {
+        return Some(root.parse::<f64>().ok()?.sqrt());
+    }
+    match t.split_once('/') {
+        Some((a, b)) => Some(a.parse::<f64>().ok()? / b.parse::<f64>().ok()?),
+        None => t.parse().ok(),
+    }
 }
+
+/// Whether a figure is exact whatever the precision it is compared at: a
+/// fraction `1/3` or a root `√2`.
+fn is_fraction(s: &str) -> bool {
+    s.contains('/') || s.contains('√')
+}
+
+/// A figure's scalars: `(0.117, 0.648)` is two, anything else one.
+fn elements(s: &str) -> Vec<&str> {
+    let t = s.trim();
+    match t.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(inner) => inner.split(',').map(str::trim).collect(),
+        None => vec![t],
+    }
+}
+
+/// f64's machine epsilon, the unit of an `eps` tolerance.
+pub const EPSILON: f64 = f64::EPSILON;
 
 /// `x` at the precision `like` is printed with: as many decimals, or as
 /// many digits of mantissa if `like` is written with an exponent.
@@ -205,11 +249,62 @@ fn lecture_parts(pair: &Pair) -> Vec<&str> {
     }
 }
 
-/// Whether `book` equals `lecture` at the lecture's printed precision.
+/// Whether `book` equals `lecture` at the lecture's printed precision; a
+/// fraction in the lecture is compared at the book's own precision.
 fn equal_at_precision(lecture: &str, book: &str) -> bool {
     match (number(lecture), number(book)) {
+        (Some(l), Some(b)) if is_fraction(lecture) => {
+            at_precision(l, book) == at_precision(b, book)
+        }
         (Some(l), Some(b)) => at_precision(l, lecture) == at_precision(b, lecture),
         _ => lecture == book.trim(),
+    }
+}
+
+/// Whether two scalar figures agree under the pair's tolerance, or why not.
+fn agree(pair: &Pair, lecture: &str, book: &str) -> Result<(), String> {
+    let (Some(l), Some(b)) = (number(lecture), number(book)) else {
+        return Err(format!("`{lecture}` or `{book}` is not a number to compare"));
+    };
+    match (pair.within, pair.factor, pair.eps) {
+        (Some(tol), None, None) if tol > 0.0 => {
+            if (l - b).abs() <= tol { Ok(()) } else { Err(format!("the book's {book} is not within {tol}")) }
+        }
+        (None, Some(f), None) if f > 1.0 => {
+            let ratio = if l > 0.0 && b > 0.0 { (l / b).max(b / l) } else { f64::INFINITY };
+            if ratio <= f { Ok(()) } else { Err(format!("the book's {book} is not within a factor {f}")) }
+        }
+        (None, None, Some(k)) if k > 0.0 => {
+            let bound = k * EPSILON;
+            if l.abs() <= bound && b.abs() <= bound {
+                Ok(())
+            } else {
+                Err(format!("the lecture's {lecture} and the book's {book} are not both within {k}ε = {bound:.1e}"))
+            }
+        }
+        _ => Err("an `agrees` pair needs one tolerance: `within` (above 0), `factor` (above 1) or `eps` (above 0)".into()),
+    }
+}
+
+/// The tolerance of an `agrees` pair as the report prints it.
+fn tolerance(pair: &Pair, lang: Lang) -> String {
+    match (pair.within, pair.factor, pair.eps) {
+        (Some(t), _, _) => format!("±{t}"),
+        (_, Some(f), _) => {
+            if lang == Lang::Zh {
+                format!("相差不到 {f} 倍")
+            } else {
+                format!("within a factor {f}")
+            }
+        }
+        (_, _, Some(k)) => {
+            if lang == Lang::Zh {
+                format!("两者都 ≤ {k}ε")
+            } else {
+                format!("both ≤ {k}ε")
+            }
+        }
+        _ => String::new(),
     }
 }
 
@@ -243,39 +338,51 @@ pub fn check_pair(
             None => say(format!("`{name}` is not a value {chapter} records")),
         }
     }
-    let parts = lecture_parts(pair);
     if shown.len() != pair.book.len() {
         return problems;
+    }
+    let mut parts: Vec<&str> = lecture_parts(pair).into_iter().flat_map(elements).collect();
+    let shown: Vec<&str> = shown.into_iter().flat_map(elements).collect();
+    // one figure the lecture gives for every entry of one recorded tuple
+    if parts.len() == 1 && pair.book.len() == 1 && shown.len() > 1 {
+        parts = vec![parts[0]; shown.len()];
     }
     if !pair.book.is_empty() && parts.len() != shown.len() {
         say(format!("{} lecture figure(s) against {} value(s)", parts.len(), shown.len()));
         return problems;
     }
     let equal = parts.iter().zip(&shown).all(|(l, b)| equal_at_precision(l, b));
+    if pair.verdict != Verdict::Agrees
+        && (pair.within.is_some() || pair.factor.is_some() || pair.eps.is_some())
+    {
+        say("only an `agrees` pair has a tolerance".into());
+    }
+    if pair.cause_unknown && pair.verdict != Verdict::Differs {
+        say("only a `differs` pair can have `cause_unknown`".into());
+    }
     match pair.verdict {
         Verdict::Exact => {
             if !equal {
                 say(format!(
                     "the book's {} is not equal at the lecture's precision",
-                    shown.join("–")
+                    shown.join(", ")
                 ));
             }
         }
-        Verdict::Agrees => match pair.within {
-            Some(tol) if tol > 0.0 => {
-                for (l, b) in parts.iter().zip(&shown) {
-                    match (number(l), number(b)) {
-                        (Some(x), Some(y)) if (x - y).abs() <= tol => {}
-                        (Some(_), Some(_)) => say(format!("the book's {b} is not within {tol}")),
-                        _ => say(format!("`{l}` or `{b}` is not a number to compare")),
-                    }
+        Verdict::Agrees => {
+            let mut first = None;
+            for (l, b) in parts.iter().zip(&shown) {
+                if let Err(e) = agree(pair, l, b) {
+                    first.get_or_insert(e);
                 }
             }
-            _ => say("an `agrees` pair needs `within`, a tolerance above 0".into()),
-        },
+            if let Some(e) = first {
+                say(e);
+            }
+        }
         Verdict::Differs => {
             if equal && !pair.book.is_empty() {
-                say(format!("the book's {} is equal: the verdict is `exact`", shown.join("–")));
+                say(format!("the book's {} is equal: the verdict is `exact`", shown.join(", ")));
             }
             match pair.why.as_deref().and_then(|w| w.split_once('#')) {
                 Some((page, id)) => match heading_ids(page) {
@@ -346,38 +453,36 @@ pub fn render(
     let zh = lang == Lang::Zh;
     let mut out = String::new();
     let head = if zh {
-        "| 章 | 精确一致 | 相符 | 不同 | 计时 | 未复现 | 合计 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| 章 | 精确一致 | 相符 | 不同 | 其中原因未明 | 计时 | 未复现 | 合计 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     } else {
-        "| chapter | exact | agrees | differs | timing | not reproduced | all |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| chapter | exact | agrees | differs | of which cause unknown | timing | not reproduced | all |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     };
     out.push_str(head);
-    let mut totals = [0usize; 5];
+    // exact, agrees, differs, timing, not reproduced; then cause unknown,
+    // a part of differs, printed after it and left out of the sum
+    let mut totals = [0usize; 6];
     for ch in chapters {
-        let mut counts = [0usize; 5];
+        let mut counts = [0usize; 6];
         for p in &ch.pairs {
             counts[p.verdict as usize] += 1;
+            counts[5] += usize::from(p.cause_unknown);
         }
         counts[4] = ch.missing.len();
         for (t, c) in totals.iter_mut().zip(counts) {
             *t += c;
         }
-        let row: Vec<String> = counts.iter().map(usize::to_string).collect();
-        let all: usize = counts.iter().sum();
+        let all: usize = counts[..5].iter().sum();
+        let row = columns(&counts);
         let number = ch.key.trim_start_matches("ch");
         out.push_str(&format!(
-            "| [{number}](#{}-{}) | {} | {all} |\n",
+            "| [{number}](#{}-{}) | {row} | {all} |\n",
             lang_prefix(lang),
             ch.key,
-            row.join(" | ")
         ));
     }
-    let row: Vec<String> = totals.iter().map(usize::to_string).collect();
-    let all: usize = totals.iter().sum();
-    out.push_str(&format!(
-        "| {} | {} | {all} |\n",
-        if zh { "合计" } else { "all" },
-        row.join(" | ")
-    ));
+    let all: usize = totals[..5].iter().sum();
+    let row = columns(&totals);
+    out.push_str(&format!("| {} | {row} | {all} |\n", if zh { "合计" } else { "all" },));
     for ch in chapters {
         let values = values(&ch.key);
         let id = format!("{}-{}", lang_prefix(lang), ch.key);
@@ -397,11 +502,17 @@ pub fn render(
                     if p.book.is_empty() { "—".to_string() } else { book_shown(p, &values) };
                 let verdict = match p.verdict {
                     Verdict::Agrees => {
-                        format!("{} (±{})", p.verdict.label(lang), p.within.unwrap_or_default())
+                        let (open, close) = if zh { ("（", "）") } else { (" (", ")") };
+                        format!("{}{open}{}{close}", p.verdict.label(lang), tolerance(p, lang))
                     }
                     Verdict::Differs => {
                         let why = p.why.as_deref().unwrap_or_default();
-                        let (colon, link) = if zh { ("：", "原因") } else { (": ", "why") };
+                        let (colon, link) = match (zh, p.cause_unknown) {
+                            (true, false) => ("：", "原因"),
+                            (true, true) => ("，原因未明：", "讨论"),
+                            (false, false) => (": ", "why"),
+                            (false, true) => (", cause unknown: ", "discussion"),
+                        };
                         format!("{}{colon}[{link}]({why})", p.verdict.label(lang))
                     }
                     Verdict::Timing => {
@@ -439,6 +550,12 @@ pub fn render(
         }
     }
     out
+}
+
+/// The count columns: exact, agrees, differs, of which cause unknown,
+/// timing, not reproduced.
+fn columns(c: &[usize; 6]) -> String {
+    [c[0], c[1], c[2], c[5], c[3], c[4]].map(|n| n.to_string()).join(" | ")
 }
 
 fn lang_prefix(lang: Lang) -> &'static str {
@@ -555,6 +672,60 @@ mod tests {
         let same = values(&[("a", "0.88"), ("b", "0.53")]);
         let equal = check_pair("ch09", &p("09_reversal.md#results"), &same, &pages);
         assert!(equal[0].contains("the verdict is `exact`"), "{equal:?}");
+    }
+
+    #[test]
+    fn tuples_compare_element_by_element_and_fractions_at_the_books_precision() {
+        let p = pair("lecture = \"(0, 4, 0, 0)\"\nbook = [\"q\"]\nverdict = \"exact\"");
+        assert!(
+            check_pair("ch02", &p, &values(&[("q", "(0.00, 4.00, 0.00, 0.00)")]), &pages)
+                .is_empty()
+        );
+        let wrong = check_pair("ch02", &p, &values(&[("q", "(0.00, 4.00, 0.60, 0.00)")]), &pages);
+        assert!(wrong[0].contains("not equal"), "{wrong:?}");
+        let short = check_pair("ch02", &p, &values(&[("q", "(0.00, 4.00, 0.00)")]), &pages);
+        assert!(short[0].contains("4 lecture figure(s) against 3"), "{short:?}");
+        let third = pair("lecture = \"(1/3, 1/3, 1/3)\"\nbook = [\"w\"]\nverdict = \"exact\"");
+        let v = values(&[("w", "(0.3333, 0.3333, 0.3333)")]);
+        assert!(check_pair("ch02", &third, &v, &pages).is_empty());
+        let off = values(&[("w", "(0.3333, 0.3334, 0.3333)")]);
+        assert!(!check_pair("ch02", &third, &off, &pages).is_empty());
+        let root = pair("lecture = \"√2\"\nbook = [\"r\"]\nverdict = \"exact\"");
+        assert!(check_pair("ch10", &root, &values(&[("r", "1.4142")]), &pages).is_empty());
+        assert!(!check_pair("ch10", &root, &values(&[("r", "1.4152")]), &pages).is_empty());
+        let every = pair("lecture = \"1.000\"\nbook = [\"w\"]\nverdict = \"exact\"");
+        assert!(check_pair("ch05", &every, &values(&[("w", "(1.000, 1.000)")]), &pages).is_empty());
+        assert!(
+            !check_pair("ch05", &every, &values(&[("w", "(1.000, 0.990)")]), &pages).is_empty()
+        );
+    }
+
+    #[test]
+    fn a_factor_and_a_rounding_tolerance_fail_outside_them() {
+        let p = pair("lecture = \"5.3e−07\"\nbook = [\"s\"]\nverdict = \"agrees\"\nfactor = 10");
+        assert!(check_pair("ch01", &p, &values(&[("s", "1.6e-06")]), &pages).is_empty());
+        let wrong = check_pair("ch01", &p, &values(&[("s", "2.0e-11")]), &pages);
+        assert!(wrong[0].contains("not within a factor 10"), "{wrong:?}");
+        let r = pair("lecture = \"4.4e−16\"\nbook = [\"d\"]\nverdict = \"agrees\"\neps = 16");
+        assert!(check_pair("ch03", &r, &values(&[("d", "2.2e-16")]), &pages).is_empty());
+        let wrong = check_pair("ch03", &r, &values(&[("d", "4.4e-15")]), &pages);
+        assert!(wrong[0].contains("not both within 16ε"), "{wrong:?}");
+        let two =
+            pair("lecture = \"1\"\nbook = [\"d\"]\nverdict = \"agrees\"\nwithin = 1.0\neps = 4");
+        assert!(
+            check_pair("ch03", &two, &values(&[("d", "1")]), &pages)[0].contains("one tolerance")
+        );
+        let exact = pair("lecture = \"1\"\nbook = [\"d\"]\nverdict = \"exact\"\neps = 4");
+        assert!(
+            check_pair("ch03", &exact, &values(&[("d", "1")]), &pages)[0]
+                .contains("only an `agrees`")
+        );
+        let unknown =
+            pair("lecture = \"1\"\nbook = [\"d\"]\nverdict = \"exact\"\ncause_unknown = true");
+        assert!(
+            check_pair("ch03", &unknown, &values(&[("d", "1")]), &pages)[0]
+                .contains("only a `differs`")
+        );
     }
 
     #[test]

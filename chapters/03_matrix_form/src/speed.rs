@@ -129,6 +129,23 @@ pub fn rnn_vs_attention(nb: &mut Notebook) {
         let ratio = nb.value(&format!("flop_ratio_{n}"), show::num(attn / rnn, 2));
         say!(nb, "{n:>6}  {:>12}  {:>12}  {ratio:>17}", show::sci(rnn, 2), show::sci(attn, 2));
     }
+    // Without the n² term: the four projections against the RNN's two products.
+    let (nf, df) = (512.0, d as f64);
+    let (rnn, attn) = flops(512, d);
+    let proj = nb.value("proj_over_rnn", show::num((attn - 4.0 * nf * nf * df) / rnn, 2));
+    say!(nb, "the four projections alone, 8nd² / 4nd²: {proj}");
+    // Multiply-adds per number moved. An RNN step, x·W_xh + h·W_hh: 2d²
+    // multiply-adds, reading both d×d matrices and two vectors, writing one.
+    // One projection of all n positions at once: nd² multiply-adds, reading
+    // X (n×d) and W (d×d), writing n×d.
+    let rnn_i = 2.0 * df * df / (2.0 * df * df + 3.0 * df);
+    let proj_i = nf * df * df / (2.0 * nf * df + df * df);
+    let rnn_i = nb.value("rnn_step_intensity", show::num(rnn_i, 2));
+    let proj_i = nb.value("projection_intensity", show::num(proj_i, 0));
+    say!(
+        nb,
+        "multiply-adds per number moved: an RNN step {rnn_i}, a projection at n = 512 {proj_i}"
+    );
     // One layer of each at n = 512, timed.
     let n = 512;
     let mut rng = Pcg64Mcg::seed_from_u64(6);

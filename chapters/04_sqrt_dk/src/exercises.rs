@@ -23,24 +23,27 @@ pub fn unit_variance(kind: &str, n: usize, rng: &mut Pcg64Mcg) -> Vec<f64> {
 }
 
 // ANCHOR: l6_exercise_1
-/// Lecture 6 exercise 1: at d = 256 the spread of q·k is √256 = 16, and
-/// 1 after ÷√d — for any components with mean 0 and variance 1.
+/// Lecture 6 exercise 1: at d = 256 the variance of q·k is 256, its spread
+/// √256 = 16, and 1 after ÷√d — for any components with mean 0 and
+/// variance 1.
 pub fn l6_exercise_1(pairs: usize, seed: u64, nb: &mut Notebook) {
-    nb.demo("l6_exercise_1", "L6 exercise 1 · std(q·k) at d = 256, three distributions");
+    nb.demo("l6_exercise_1", "L6 exercise 1 · var and std of q·k at d = 256, three distributions");
     let d = 256;
     let root = (d as f64).sqrt(); // the answer: 16
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     say!(nb, "d = {d}, {pairs} pairs per distribution, seed {seed}; theory: std √d = {root}");
-    say!(nb, "{:>16} {:>10} {:>12}", "components", "std(q·k)", "std(q·k/√d)");
+    say!(nb, "{:>16} {:>10} {:>10} {:>12}", "components", "var(q·k)", "std(q·k)", "std(q·k/√d)");
     for (kind, tag) in [("normal", "normal"), ("±1", "signs"), ("uniform", "uniform")] {
         let dots: Vec<f64> = (0..pairs)
             .map(|_| dot(&unit_variance(kind, d, &mut rng), &unit_variance(kind, d, &mut rng)))
             .collect();
-        let std = mean_var(&dots).1.sqrt();
+        let var = mean_var(&dots).1;
+        let std = var.sqrt();
+        let v = nb.value(&format!("l6ex1_{tag}_var"), show::num(var, 0));
         let raw = nb.value(&format!("l6ex1_{tag}_std"), show::num(std, 2));
         let scaled = nb.value(&format!("l6ex1_{tag}_scaled_std"), show::num(std / root, 3));
         let name = if kind == "uniform" { "uniform ±√3" } else { kind };
-        say!(nb, "{name:>16} {raw:>10} {scaled:>12}");
+        say!(nb, "{name:>16} {v:>10} {raw:>10} {scaled:>12}");
     }
     say!(nb, "only the mean and the variance of the components enter Var(q·k) = d");
 }

@@ -72,5 +72,7 @@ pub fn variance(dims: &[usize], pairs: usize, seed: u64, nb: &mut Notebook) {
         "d_k {d}: a gap of one std, {}, makes one weight e^gap = {ratio} times the other",
         show::num(std, 2)
     );
+    let thirty = nb.value("gap30_ratio", show::sci(libm::exp(30.0), 1));
+    say!(nb, "(a round gap of 30: e^30 = {thirty})");
 }
 // ANCHOR_END: variance

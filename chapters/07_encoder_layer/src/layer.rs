@@ -122,7 +122,8 @@ pub fn parameters(nb: &mut Notebook) {
     say!(nb, "the table alone would reach 65M with a vocabulary of {vocab}");
     let (attn, ff, ln) = (rows[0].1, rows[1].1, rows[2].1);
     let ratio = nb.value("ffn_over_attention", show::num(ff as f64 / attn as f64, 2));
-    say!(nb, "one feed-forward / one attention: {ratio}");
+    let share = nb.value("ffn_share_layer", show::num(ff as f64 / (attn + ff) as f64, 3));
+    say!(nb, "one feed-forward / one attention: {ratio}; its share of the two: {share}");
     let enc = nb.value("encoder_layer", show::grouped(attn + ff + 2 * ln));
     say!(nb, "one encoder layer: {enc}");
 }

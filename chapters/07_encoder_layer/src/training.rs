@@ -113,13 +113,13 @@ pub fn post_vs_pre(s: Setup, seeds: &[u64], nb: &mut Notebook) {
         "{} encoder layers, d_model 64, 4 heads, d_ff 256; in-place reversal, L = {LEN}, {SYMBOLS} symbols",
         s.layers
     );
+    let chance = nb.value("chance", show::num(1.0 / SYMBOLS as f64, 1));
     say!(
         nb,
-        "Adam (0.9, 0.999), batch {}, {} steps; accuracy per position on {} held-out sequences (chance {})",
+        "Adam (0.9, 0.999), batch {}, {} steps; accuracy per position on {} held-out sequences (chance {chance})",
         s.batch,
         s.steps,
         s.eval,
-        show::num(1.0 / SYMBOLS as f64, 1)
     );
     say!(nb, "seeds {seeds:?}: weights = seed, batches = seed + 100, held-out = seed + 200");
     let runs = train_all(s, seeds, nb.is_printing());

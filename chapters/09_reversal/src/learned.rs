@@ -264,6 +264,11 @@ fn say_transformer(read: &TransformerReading, len: usize, nb: &mut Notebook) {
         .map(|(i, h)| nb.value(&format!("enc_entropy_h{i}"), show::num(h.entropy, 2)))
         .collect();
     say!(nb, "  entropy by head {}", ents.join(", "));
+    let ents: Vec<f64> = read.encoder.iter().map(|h| h.entropy).collect();
+    let lo = ents.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ents.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    nb.value("enc_entropy_min", show::num(lo, 2));
+    nb.value("enc_entropy_max", show::num(hi, 2));
     say!(nb, "each seed's decoder self-attention:");
 }
 

@@ -7,6 +7,11 @@ use autograd::{Params, Tape, Var};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+/// The GRUs' hidden state: all the plain GRU's decoder learns of the input.
+pub const GRU_HIDDEN: usize = 128;
+/// The Transformer's attention heads.
+pub const HEADS: usize = 4;
+
 /// Which model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -63,7 +68,7 @@ impl Kind {
     pub fn build(self, vocab: usize, seed: u64) -> (Model, Params<f32>) {
         let mut params = Params::new();
         let rng = &mut Pcg64Mcg::seed_from_u64(seed);
-        let (embed, hidden) = (64, 128); // the GRUs
+        let (embed, hidden) = (64, GRU_HIDDEN); // the GRUs
         let model = match self {
             Kind::Gru => Model::Gru(GruSeq2Seq::new(&mut params, vocab, embed, hidden, false, rng)),
             Kind::GruAttention => {
@@ -73,7 +78,7 @@ impl Kind {
                 let cfg = Seq2SeqConfig {
                     vocab,
                     d_model: 64,
-                    heads: 4,
+                    heads: HEADS,
                     d_ff: 256,
                     layers: 1, // one encoder layer, one decoder layer
                     norm: Norm::Post,

@@ -39,6 +39,10 @@ pub fn setup(setup: &Setup, nb: &mut Notebook) {
     say!(nb, "  tgt_out  {tgt_out}   (src reversed)");
     say!(nb, "at step t the decoder is fed tgt_in[t] and must output tgt_out[t] = src[L − 1 − t]");
     nb.value("vocab", recipe.vocab().to_string());
+    nb.value("symbols", recipe.symbols.to_string());
+    nb.value("batch", recipe.batch.to_string());
+    nb.value("gru_hidden", crate::models::GRU_HIDDEN.to_string());
+    nb.value("heads", crate::models::HEADS.to_string());
     say!(nb, "vocabulary {}, the same at every L; parameters:", recipe.vocab());
     for &kind in &setup.models {
         let count = kind.build(recipe.vocab(), 0).1.count();
