@@ -453,9 +453,9 @@ pub fn render(
     let zh = lang == Lang::Zh;
     let mut out = String::new();
     let head = if zh {
-        "| 章 | 精确一致 | 相符 | 不同 | 其中原因未明 | 计时 | 未复现 | 合计 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| 章 | 精确一致 | 相符 | 不同（其中原因未明） | 计时 | 未复现 | 合计 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     } else {
-        "| chapter | exact | agrees | differs | of which cause unknown | timing | not reproduced | all |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| chapter | exact | agrees | differs (cause unknown) | timing | not reproduced | all |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     };
     out.push_str(head);
     // exact, agrees, differs, timing, not reproduced; then cause unknown,
@@ -552,10 +552,10 @@ pub fn render(
     out
 }
 
-/// The count columns: exact, agrees, differs, of which cause unknown,
-/// timing, not reproduced.
+/// The count columns: exact, agrees, differs with its cause-unknown part in
+/// brackets, timing, not reproduced.
 fn columns(c: &[usize; 6]) -> String {
-    [c[0], c[1], c[2], c[5], c[3], c[4]].map(|n| n.to_string()).join(" | ")
+    format!("{} | {} | {} ({}) | {} | {}", c[0], c[1], c[2], c[5], c[3], c[4])
 }
 
 fn lang_prefix(lang: Lang) -> &'static str {
