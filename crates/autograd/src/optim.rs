@@ -117,12 +117,14 @@ pub fn linear_warmup(step: u32, warmup: u32, peak: f64) -> f64 {
 }
 // ANCHOR_END: linear_warmup
 
+// ANCHOR: noam
 /// The paper's schedule: `d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)`
 /// (step ≥ 1).
 pub fn noam(step: u32, d_model: usize, warmup: u32) -> f64 {
     let s = step.max(1) as f64;
     libm::pow(d_model as f64, -0.5) * libm::pow(s, -0.5).min(s * libm::pow(warmup as f64, -1.5))
 }
+// ANCHOR_END: noam
 
 /// The element-wise mean of several checkpoints of the same model.
 #[track_caller]

@@ -11,7 +11,7 @@
 //! | [`Smoothing`] | `q_t` | `q_j`, `j ≠ t` | used by |
 //! | --- | --- | --- | --- |
 //! | `AllClasses(ε)` | `1 − ε + ε/V` | `ε/V` | PyTorch's `label_smoothing` |
-//! | `OtherClasses(ε)` | `1 − ε` | `ε/(V − 1)` | the paper's description, the slides |
+//! | `OtherClasses(ε)` | `1 − ε` | `ε/(V − 1)` | the slides (the paper states only ε) |
 
 use faer::Mat;
 
@@ -25,7 +25,7 @@ pub enum Smoothing {
     None,
     /// `ε` spread over all `V` classes, the target included (PyTorch).
     AllClasses(f64),
-    /// `ε` spread over the other `V − 1` classes (the paper, the slides).
+    /// `ε` spread over the other `V − 1` classes (the slides).
     OtherClasses(f64),
 }
 
