@@ -253,6 +253,20 @@ pub fn sample(rng: &mut impl Rng) -> Vec<usize> {
     out
 }
 
+/// The exact p(x_t | x_<t) of every token after BOS, in order.
+pub fn probabilities(sentence: &[usize]) -> Vec<f64> {
+    let mut state = State::new();
+    sentence[1..]
+        .iter()
+        .map(|&t| {
+            let p = state.prob(t);
+            state.push(t);
+            p
+        })
+        .collect()
+}
+// ANCHOR_END: sample
+
 /// The two tokens that only a look far back can predict: the home city
 /// named again at the end (position 3 holds it), and the pronoun that
 /// agrees with the name (position 1).
@@ -294,20 +308,6 @@ pub fn most_likely(sentence: &[usize]) -> Vec<Vec<usize>> {
         })
         .collect()
 }
-
-/// The exact p(x_t | x_<t) of every token after BOS, in order.
-pub fn probabilities(sentence: &[usize]) -> Vec<f64> {
-    let mut state = State::new();
-    sentence[1..]
-        .iter()
-        .map(|&t| {
-            let p = state.prob(t);
-            state.push(t);
-            p
-        })
-        .collect()
-}
-// ANCHOR_END: sample
 
 // ANCHOR: entropy
 /// The exact entropy rate of the language: the expected sum over a

@@ -80,7 +80,7 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
         opts.test as usize,
         nb,
     );
-    // smoothing, trained: the grid's best recipe, Pre-LN at the large rate without warmup
+    // smoothing, trained: one of the two Pre-LN recipes at the large rate, the one without warmup
     let best = recipes
         .iter()
         .position(|r| r.norm == autograd::nn::Norm::Pre && r.lr > 5e-3 && r.warmup == 0)

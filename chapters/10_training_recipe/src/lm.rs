@@ -90,31 +90,6 @@ impl TestSet {
 
 // ANCHOR: excess
 impl TestSet {
-    /// −ln q(x_t) of every test token under the model, in batch order, from
-    /// the logits by a log-sum-exp over each row.
-    pub fn model_nats(&self, model: &DecoderOnly, params: &Params<f32>) -> Vec<f64> {
-        self.read(model, params).0
-    }
-
-    /// The model's cross-entropy above the floor, in milli-nats per token.
-    pub fn excess(&self, model: &DecoderOnly, params: &Params<f32>) -> f64 {
-        let nats: f64 = self.model_nats(model, params).iter().sum();
-        1e3 * (nats / self.tokens as f64 - self.floor)
-    }
-
-    /// The same excess split by [`Reach`]: the home city again, the
-    /// pronoun, every other token. The three add up to the whole.
-    pub fn excess_by_reach(&self, model: &DecoderOnly, params: &Params<f32>) -> [f64; 3] {
-        let mut parts = [0.0; 3];
-        for (q, &(p, r)) in self.model_nats(model, params).iter().zip(&self.truth) {
-            parts[r as usize] += q - p;
-        }
-        parts.map(|x| 1e3 * x / self.tokens as f64)
-    }
-}
-// ANCHOR_END: excess
-
-impl TestSet {
     /// −ln q(x_t) of every test token under the model, in batch order, and
     /// whether the model's most likely token is one of the grammar's.
     pub fn read(&self, model: &DecoderOnly, params: &Params<f32>) -> (Vec<f64>, Vec<bool>) {
@@ -138,6 +113,30 @@ impl TestSet {
         (out, top)
     }
 
+    /// −ln q(x_t) of every test token under the model, in batch order.
+    pub fn model_nats(&self, model: &DecoderOnly, params: &Params<f32>) -> Vec<f64> {
+        self.read(model, params).0
+    }
+
+    /// The model's cross-entropy above the floor, in milli-nats per token.
+    pub fn excess(&self, model: &DecoderOnly, params: &Params<f32>) -> f64 {
+        let nats: f64 = self.model_nats(model, params).iter().sum();
+        1e3 * (nats / self.tokens as f64 - self.floor)
+    }
+
+    /// The same excess split by [`Reach`]: the home city again, the
+    /// pronoun, every other token. The three add up to the whole.
+    pub fn excess_by_reach(&self, model: &DecoderOnly, params: &Params<f32>) -> [f64; 3] {
+        let mut parts = [0.0; 3];
+        for (q, &(p, r)) in self.model_nats(model, params).iter().zip(&self.truth) {
+            parts[r as usize] += q - p;
+        }
+        parts.map(|x| 1e3 * x / self.tokens as f64)
+    }
+}
+// ANCHOR_END: excess
+
+impl TestSet {
     /// The share of test positions where the model's most likely token is
     /// one the grammar makes most likely.
     pub fn top1(&self, model: &DecoderOnly, params: &Params<f32>) -> f64 {

@@ -209,7 +209,7 @@ pub fn trained(
     );
     say!(
         nb,
-        "smoothing; top: the share of test positions whose most likely token is the grammar's"
+        "smoothing (differences before rounding); top: the share of test positions whose most likely token is the grammar's"
     );
     say!(
         nb,

@@ -60,8 +60,14 @@ fn the_plateau_is_the_home_city_and_only_pre_ln_at_the_large_rate_crosses_it_eve
     // at the large rate Post-LN's test excess jumps, Pre-LN's hardly
     assert!(num("post_lr0_01_jump") > 3.0 * num("pre_lr0_01_jump").max(1.0));
     assert!(num("post_lr0_01_warmup_jump") > 3.0 * num("pre_lr0_01_jump").max(1.0));
-    // and Post-LN without warmup ends no lower than the small-rate runs
-    assert!(num("post_lr0_01_min") >= 0.9 * num("small_min"));
+    // and Post-LN without warmup ends within the range of the small-rate runs
+    assert!(
+        num("post_lr0_01_min") >= num("small_min") && num("post_lr0_01_max") <= num("small_max")
+    );
+    // its jumps are not one seed's alone only if the count says so; Pre-LN never jumps that far
+    assert!(num("post_lr0_01_jumpy") >= 1.0 && num("post_lr0_01_warmup_jumpy") >= 1.0);
+    assert_eq!(get("pre_lr0_01_jumpy"), "0");
+    assert_eq!(get("pre_lr0_01_warmup_jumpy"), "0");
     // Pre-LN crosses on every seed, with and without warmup
     for r in ["pre_lr0_01", "pre_lr0_01_warmup"] {
         assert!(seeds(r).iter().all(|&x| x < plateau / 3.0), "{r}: {:?}", seeds(r));
@@ -93,6 +99,18 @@ fn trained_with_smoothing_the_cost_is_the_exact_one_where_the_run_learned_the_sa
         let home = num(&format!("trained_home_seed{s}"));
         // apart from what the home city adds, the measured cost is near the exact one
         assert!((cost - home - exact).abs() < 25.0, "seed {s}: {cost} {home} {exact}");
+    }
+    // the page: seed 0's smoothed run is the one that had not learned the copy,
+    // and picks worse tokens; on seeds 1 and 2 the top-token share barely moves
+    assert!(num("trained_home_seed0") > 30.0);
+    assert!(num("trained_smoothed_top_seed0") < num("trained_plain_top_seed0"));
+    for s in [1, 2] {
+        assert!(num(&format!("trained_home_seed{s}")) < 15.0, "seed {s}");
+        let (p, q) = (
+            num(&format!("trained_plain_top_seed{s}")),
+            num(&format!("trained_smoothed_top_seed{s}")),
+        );
+        assert!(q >= p - 0.005, "seed {s}: {p} {q}");
     }
 }
 
