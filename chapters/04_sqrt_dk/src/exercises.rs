@@ -25,7 +25,17 @@ pub fn unit_variance(kind: &str, n: usize, rng: &mut Pcg64Mcg) -> Vec<f64> {
 // ANCHOR: l6_exercise_1
 /// Lecture 6 exercise 1: at d = 256 the variance of q·k is 256, its spread
 /// √256 = 16, and 1 after ÷√d — for any components with mean 0 and
-/// variance 1.
+/// variance 1. The variance of `pairs` dot products of two independent
+/// vectors whose components are drawn from `kind`.
+pub fn dot_variance(kind: &str, d: usize, pairs: usize, rng: &mut Pcg64Mcg) -> f64 {
+    let dots: Vec<f64> = (0..pairs)
+        .map(|_| dot(&unit_variance(kind, d, rng), &unit_variance(kind, d, rng)))
+        .collect();
+    mean_var(&dots).1
+}
+// ANCHOR_END: l6_exercise_1
+
+/// The exercise with three distributions of variance 1, printed and recorded.
 pub fn l6_exercise_1(pairs: usize, seed: u64, nb: &mut Notebook) {
     nb.demo("l6_exercise_1", "L6 exercise 1 · var and std of q·k at d = 256, three distributions");
     let d = 256;
@@ -34,10 +44,7 @@ pub fn l6_exercise_1(pairs: usize, seed: u64, nb: &mut Notebook) {
     say!(nb, "d = {d}, {pairs} pairs per distribution, seed {seed}; theory: std √d = {root}");
     say!(nb, "{:>16} {:>10} {:>10} {:>12}", "components", "var(q·k)", "std(q·k)", "std(q·k/√d)");
     for (kind, tag) in [("normal", "normal"), ("±1", "signs"), ("uniform", "uniform")] {
-        let dots: Vec<f64> = (0..pairs)
-            .map(|_| dot(&unit_variance(kind, d, &mut rng), &unit_variance(kind, d, &mut rng)))
-            .collect();
-        let var = mean_var(&dots).1;
+        let var = dot_variance(kind, d, pairs, &mut rng);
         let std = var.sqrt();
         let v = nb.value(&format!("l6ex1_{tag}_var"), show::num(var, 0));
         let raw = nb.value(&format!("l6ex1_{tag}_std"), show::num(std, 2));
@@ -47,7 +54,6 @@ pub fn l6_exercise_1(pairs: usize, seed: u64, nb: &mut Notebook) {
     }
     say!(nb, "only the mean and the variance of the components enter Var(q·k) = d");
 }
-// ANCHOR_END: l6_exercise_1
 
 // ANCHOR: exercise_2
 /// Exercise 2: with components of variance σ², Var(q·k) = d_k σ⁴, and the

@@ -134,7 +134,8 @@ pub fn warmup_grid(
     let k = seeds.len();
     nb.value("seeds_n", k.to_string());
     nb.value("width", lm::WIDTH.to_string());
-    let plateau_all = plateau().0 + plateau().1;
+    let (home, pronoun) = plateau();
+    let plateau_all = home + pronoun;
     for (i, r) in recipes.iter().enumerate() {
         let finals: Vec<f64> = (0..k).map(|s| *out[i * k + s].excess.last().unwrap()).collect();
         // seeds that got below half the plateau: they learned the copy
@@ -164,7 +165,6 @@ pub fn warmup_grid(
             cells.iter().map(|c| format!("{c:>8}")).collect::<Vec<_>>().join(" ")
         );
     }
-    let (home, pronoun) = plateau();
     let home_s = nb.value("plateau_home", show::num(home, 0));
     let pronoun_s = nb.value("plateau_pronoun", show::num(pronoun, 0));
     let all = nb.value("plateau", show::num(home + pronoun, 0));
