@@ -15,18 +15,30 @@ pub struct Back<'a, T: Real> {
     pub(crate) values: &'a [Mat<T>],
     pub(crate) grads: &'a mut [Option<Mat<T>>],
     pub(crate) needs: &'a [bool],
+    /// Nodes below this are parameters (not activations).
+    pub(crate) params: usize,
 }
 
 impl<'a, T: Real> Back<'a, T> {
     /// The forward value of node `id` (it outlives the borrow of `self`, so
     /// it can be read while a gradient is being written).
     pub fn value(&self, id: NodeId) -> &'a Mat<T> {
-        &self.values[id.0]
+        self.reads(id.0)
     }
 
     /// The forward value of the op being differentiated (its output).
     pub fn output(&self) -> &'a Mat<T> {
-        &self.values[self.current]
+        self.reads(self.current)
+    }
+
+    /// Node `i`'s value, telling an observer that backward needed it (when
+    /// it is an activation, not a parameter).
+    fn reads(&self, i: usize) -> &'a Mat<T> {
+        let m = &self.values[i];
+        if i >= self.params {
+            crate::flops::read(i, m.nrows(), m.ncols());
+        }
+        m
     }
 
     /// Whether node `id` leads back to a parameter (else its gradient is

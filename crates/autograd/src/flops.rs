@@ -1,6 +1,7 @@
 //! Watching a computation: an [`Observer`] attached to this thread with
 //! [`observe`] hears of every matrix product (its shape and wall time) and
-//! every op (its name, and the time of its forward and of its backward).
+//! every op (its name, and the time of its forward and of its backward),
+//! what ops keep for backward and which activations backward reads.
 //! The tape and the products only report; what is kept is the observer's
 //! business. [`Count`] is the one the benchmark attaches (FLOPs, shapes,
 //! time per op); a chapter can attach its own, e.g. to count the primitive
@@ -41,6 +42,12 @@ pub trait Observer: Any {
     fn op(&mut self, _name: &str, _seconds: f64) {}
     /// An op's backward ran, taking `seconds`.
     fn op_backward(&mut self, _name: &str, _seconds: f64) {}
+    /// An op that will run backward kept `numbers` values of its own
+    /// ([`crate::Saved`]) beside the tape's nodes.
+    fn saved(&mut self, _numbers: usize) {}
+    /// A backward read the value of activation node `node`, a `rows`×`cols`
+    /// matrix: the tape had to keep it. Parameters are not reported.
+    fn read(&mut self, _node: usize, _rows: usize, _cols: usize) {}
 }
 
 struct Watch {
@@ -105,6 +112,20 @@ pub(crate) fn backward(name: Option<&str>, f: impl FnOnce()) {
     f();
     let seconds = start.elapsed().as_secs_f64();
     tell(|w| w.observer.op_backward(name, seconds));
+}
+
+/// An op kept `numbers` values for its backward.
+pub(crate) fn saved(numbers: usize) {
+    if on() {
+        tell(|w| w.observer.saved(numbers));
+    }
+}
+
+/// A backward read activation `node`'s value.
+pub(crate) fn read(node: usize, rows: usize, cols: usize) {
+    if on() {
+        tell(|w| w.observer.read(node, rows, cols));
+    }
 }
 
 /// Run the product `f` of `a·b`, timing it when an observer is attached.

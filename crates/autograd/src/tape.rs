@@ -26,21 +26,32 @@ use crate::params::{ParamId, Params};
 pub trait Saved<T: Real>: 'static {
     /// Hand every matrix back to the pool.
     fn give_back(self);
+    /// How many numbers it holds (what it costs in memory until backward).
+    fn numbers(&self) -> usize;
 }
 
 impl<T: Real> Saved<T> for () {
     fn give_back(self) {}
+    fn numbers(&self) -> usize {
+        0
+    }
 }
 
 impl<T: Real> Saved<T> for Mat<T> {
     fn give_back(self) {
         crate::pool::give(self);
     }
+    fn numbers(&self) -> usize {
+        self.nrows() * self.ncols()
+    }
 }
 
 impl<T: Real, const N: usize> Saved<T> for [Mat<T>; N] {
     fn give_back(self) {
         self.into_iter().for_each(crate::pool::give);
+    }
+    fn numbers(&self) -> usize {
+        self.iter().map(|m| m.nrows() * m.ncols()).sum()
     }
 }
 
@@ -235,6 +246,7 @@ impl<T: Real> Tape<T> {
         let needs = inputs.iter().any(|&i| inner.needs[i.0]);
         inner.values.push(value);
         let node: Option<Box<dyn Node<T>>> = if needs {
+            crate::flops::saved(saved.numbers());
             Some(Box::new(Op { saved, backward }))
         } else {
             saved.give_back();
@@ -274,7 +286,8 @@ impl<T: Real> Tape<T> {
             let (Some(back), Some(dout)) = (&backs[id], grads[id].take()) else {
                 continue;
             };
-            let mut ctx = Back { current: id, values, grads: &mut grads, needs };
+            let mut ctx =
+                Back { current: id, values, grads: &mut grads, needs, params: self.n_params };
             crate::flops::backward(names.get(id).map(String::as_str), || {
                 back.backward(&mut ctx, &dout)
             });

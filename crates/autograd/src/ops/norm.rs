@@ -24,6 +24,9 @@ pub struct LayerNormSaved<T> {
 
 impl<T: Real> Saved<T> for LayerNormSaved<T> {
     fn give_back(self) {} // no matrices: two vectors of N numbers
+    fn numbers(&self) -> usize {
+        self.mean.len() + self.rstd.len()
+    }
 }
 
 impl<'t, T: Real> Var<'t, T> {

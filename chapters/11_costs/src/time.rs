@@ -1,0 +1,87 @@
+//! Lecture 6 §8.3 (script 06 part 5) — time against FLOPs: the share of a
+//! layer's forward time spent in the attention core, beside its share of
+//! the FLOPs. Times vary from run to run and machine to machine; they are
+//! printed, never pinned.
+
+use std::time::Instant;
+
+use autograd::flops::observe;
+use autograd::nn::{EncoderLayer, Norm, causal_mask};
+use autograd::{Kernels, Params, Tape};
+use faer::Mat;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use record::{Notebook, say, show};
+
+use crate::trace::{Timed, Trace};
+
+/// The ops of the plain attention core: the heads split apart, QKᵀ, the
+/// scale, the masked softmax, the weights times V, the heads put back.
+pub const CORE: [&str; 5] = ["split_heads", "bmm", "scale", "softmax_rows", "combine_heads"];
+
+/// The layer timed: d 256, 4 heads, d_ff 1024, causal, f32.
+const D: usize = 256;
+const HEADS: usize = 4;
+
+/// One timed forward pass: (seconds in the core's ops, seconds in all).
+// ANCHOR: core_time
+pub fn core_time(layer: &EncoderLayer, params: &Params<f32>, x: &Mat<f32>) -> (f64, f64, Timed) {
+    let tape = Tape::with_kernels(params, Kernels::Plain);
+    let keep = causal_mask::<f32>(1, x.nrows());
+    let started = Instant::now();
+    let ((), timed) = observe(Timed::default(), || {
+        layer.forward(tape.input(x.clone()), 1, Some(&keep));
+    });
+    let all = started.elapsed().as_secs_f64();
+    let core = CORE.iter().filter_map(|op| timed.seconds.get(*op)).sum::<f64>();
+    (core, all, timed)
+}
+// ANCHOR_END: core_time
+
+/// The median of some numbers.
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+pub fn time_against_flops(max: usize, repeats: usize, seed: u64, nb: &mut Notebook) {
+    nb.demo(
+        "time_against_flops",
+        "L6 06.5 · The attention core's share of time and of FLOPs (d 256, h 4, causal, plain ops)",
+    );
+    let mut params = Params::<f32>::new();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let layer = EncoderLayer::new(&mut params, "layer", D, HEADS, 4 * D, Norm::Pre, &mut rng);
+    say!(
+        nb,
+        "{:>5} {:>10} {:>10} {:>16}   median of {repeats} runs",
+        "S",
+        "FLOPs",
+        "time",
+        "of the core: bmm"
+    );
+    for s in [128, 512, 2048].into_iter().filter(|&s| s <= max) {
+        let x = Mat::from_fn(s, D, |_, _| rng.random_range(-1.0f32..1.0)); // (S, d)
+        // the FLOPs, counted once
+        let tape = Tape::with_kernels(&params, Kernels::Plain);
+        let keep = causal_mask::<f32>(1, s);
+        let ((), trace) = observe(Trace::default(), || {
+            layer.forward(tape.input(x.clone()), 1, Some(&keep));
+        });
+        let core_flops: u64 =
+            trace.ops.iter().filter(|o| CORE.contains(&o.name.as_str())).map(|o| o.flops).sum();
+        let flop_share = nb.value(
+            &format!("flop_share_{s}"),
+            show::num(100.0 * core_flops as f64 / trace.flops() as f64, 1),
+        );
+        let runs: Vec<(f64, f64, Timed)> =
+            (0..repeats).map(|_| core_time(&layer, &params, &x)).collect();
+        let share = median(runs.iter().map(|r| r.0 / r.1).collect());
+        let bmm = median(
+            runs.iter().map(|r| r.2.seconds.get("bmm").copied().unwrap_or(0.0) / r.0).collect(),
+        );
+        let time_share = nb.measured(format!("{}%", show::num(100.0 * share, 0)));
+        let bmm_share = nb.measured(format!("{}%", show::num(100.0 * bmm, 0)));
+        say!(nb, "{s:>5} {flop_share:>9}% {time_share:>10} {bmm_share:>16}");
+    }
+}
