@@ -51,3 +51,42 @@ fn a_plain_tape_records_the_plain_ops() {
     assert_eq!(ops_on(Kernels::Fused), ["add_layer_norm"]);
     assert_eq!(ops_on(Kernels::Plain), ["add", "layer_norm"]);
 }
+
+/// What backward read (activations only) and what ops saved.
+#[derive(Default)]
+struct Kept {
+    read: Vec<(usize, usize, usize)>,
+    saved: usize,
+}
+
+impl Observer for Kept {
+    fn read(&mut self, node: usize, rows: usize, cols: usize) {
+        if !self.read.iter().any(|r| r.0 == node) {
+            self.read.push((node, rows, cols));
+        }
+    }
+    fn saved(&mut self, numbers: usize) {
+        self.saved += numbers;
+    }
+}
+
+#[test]
+fn backward_reports_the_activations_it_reads_and_what_ops_saved() {
+    let mut params = Params::<f64>::new();
+    let w = params.add("w", Mat::from_fn(4, 3, |i, j| (i + 2 * j) as f64 / 10.0));
+    let ln = LayerNorm::new(&mut params, "ln", 3);
+    let ((), kept) = observe(Kept::default(), || {
+        let tape = Tape::new(&params);
+        let x = tape.input(Mat::from_fn(5, 4, |i, j| (i * j) as f64 - 3.0));
+        // x·w reads x (w is a parameter, not reported); relu reads its own
+        // output or input, (5, 3); layer norm reads its input and saves two
+        // numbers per row
+        let y = ln.forward(x.matmul(tape.param(w)).relu()).sum();
+        drop(tape.backward(y));
+    });
+    let shapes: Vec<(usize, usize)> = kept.read.iter().map(|r| (r.1, r.2)).collect();
+    assert!(shapes.contains(&(5, 4)), "x was read: {shapes:?}");
+    assert!(shapes.iter().all(|&s| s == (5, 4) || s == (5, 3)), "{shapes:?}");
+    assert!(!shapes.contains(&(4, 3)), "a parameter was reported: {shapes:?}");
+    assert_eq!(kept.saved, 2 * 5);
+}
