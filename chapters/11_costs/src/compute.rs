@@ -164,6 +164,12 @@ pub fn gpt2_flops(
         say!(nb, "  {label:<22} {:>7} MFLOPs  {share:>5}%", show::num(per_token(x), 1));
     }
     let n_params = crate::params::Parts::formula(crate::params::GPT2_SMALL).total();
+    // parameters that take part in no product: the position table, the
+    // layer norms and every bias
+    let g = crate::params::GPT2_SMALL;
+    let idle = g.context * g.d + (4 * g.layers + 2) * g.d + g.layers * (4 * g.d + g.d_ff + g.d);
+    nb.value("gpt2_idle_params", show::grouped(idle));
+    nb.value("gpt2_idle_mflops", show::num(2.0 * idle as f64 / 1e6, 1));
     let two_n = nb.value("gpt2_two_n", show::num(2.0 * n_params as f64 / 1e6, 1));
     say!(nb, "2N = 2 × {} = {two_n} MFLOPs", show::grouped(n_params));
 }

@@ -12,7 +12,7 @@ use crate::memory::binary;
 // ANCHOR: exercise_5
 /// Exercise 5: one decoder-only layer, d = 1024, d_ff = 4096, with biases —
 /// built, and its parameters counted by module.
-pub fn exercise_5_counts(seed: u64) -> (usize, usize) {
+pub fn exercise_5_counts(seed: u64) -> (usize, usize, usize) {
     let mut params = Params::<f32>::new();
     EncoderLayer::new(
         &mut params,
@@ -28,17 +28,26 @@ pub fn exercise_5_counts(seed: u64) -> (usize, usize) {
         .filter(|(_, p)| p.name.contains(".ff."))
         .map(|(_, p)| p.value.nrows() * p.value.ncols())
         .sum();
-    (params.count(), ffn)
+    let attention = params
+        .iter()
+        .filter(|(_, p)| p.name.contains(".attn."))
+        .map(|(_, p)| p.value.nrows() * p.value.ncols())
+        .sum();
+    (params.count(), attention, ffn)
 }
 // ANCHOR_END: exercise_5
 
 pub fn exercises(seed: u64, nb: &mut Notebook) {
     nb.demo("exercises", "L6 exercises 5, 6 and 10");
-    let (all, ffn) = exercise_5_counts(seed);
+    let (all, attention, ffn) = exercise_5_counts(seed);
     let a = nb.value("ex5_params", show::grouped(all));
+    let at = nb.value("ex5_attention", show::grouped(attention));
     let f = nb.value("ex5_ffn", show::grouped(ffn));
     let share = nb.value("ex5_ffn_share", show::num(100.0 * ffn as f64 / all as f64, 1));
-    say!(nb, "5. d = 1024, d_ff = 4096: {a} parameters, of which the feed-forward {f} ({share}%)");
+    say!(
+        nb,
+        "5. d = 1024, d_ff = 4096: {a} parameters: attention {at}, the feed-forward {f} ({share}%)"
+    );
     let (n, d) = (4608.0, 768.0);
     let attn = nb.value("ex6_attention", show::num(4.0 * n * d / 1e6, 1));
     let rest = nb.value("ex6_linear", show::num(24.0 * d * d / 1e6, 1));

@@ -32,16 +32,16 @@ pub struct Options {
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub gpt2_tokens: u16,
 
-    /// The longest sequence of the activation-memory measurement (16, 32, … up to it).
+    /// The longest sequence of the activation-memory measurement (32, 64, … up to it).
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u16).range(32..=4096))]
     pub memory_max: u16,
 
-    /// The longest sequence of the time measurement (128, 512, 2048, up to it).
+    /// The longest sequence of the time measurement (128, 512, 2048, 8192: each 4× the last, up to it).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u16).range(128..=8192))]
     pub time_max: u16,
 
-    /// Timed runs per measurement (the median is printed).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=100))]
+    /// Timed runs per measurement, after one run not timed (the median is printed).
+    #[arg(long, default_value_t = 21, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub repeats: u16,
 
     /// Seed of every random draw in the chapter.

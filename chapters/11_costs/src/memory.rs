@@ -53,6 +53,7 @@ pub fn fit(points: &[(usize, usize)], d: usize, h: usize) -> [f64; 3] {
     }
     solve(m)
 }
+// ANCHOR_END: fit
 
 /// Gaussian elimination with partial pivoting on a 3×3 system.
 fn solve(mut m: [[f64; 4]; 3]) -> [f64; 3] {
@@ -72,7 +73,20 @@ fn solve(mut m: [[f64; 4]; 3]) -> [f64; 3] {
     }
     x
 }
-// ANCHOR_END: fit
+
+// ANCHOR: copies
+/// How many S×d's worth of activations backward read at length `s`, the
+/// h×S×S weights apart: an S×kd matrix is k of them, a head block
+/// (h·S, d/h) one.
+pub fn copies_of_sd(kept: &Kept, s: usize) -> usize {
+    let copies = |&(r, c): &(usize, usize)| match (r, c) {
+        (r, c) if r == s && c % D == 0 && c != HEADS * s => c / D,
+        (r, c) if r == HEADS * s && c == D / HEADS => 1,
+        _ => 0,
+    };
+    kept.read.values().map(copies).sum()
+}
+// ANCHOR_END: copies
 
 /// A size in binary units: 64 MiB, 4.0 GiB.
 pub fn binary(bytes: f64) -> String {
@@ -118,6 +132,8 @@ pub fn activation_memory(max: usize, seed: u64, nb: &mut Notebook) {
             show::grouped(4 * p.numbers()),
             show::grouped(4 * f.numbers())
         );
+        nb.value(&format!("kept_plain_{s}"), show::grouped(4 * p.numbers()));
+        nb.value(&format!("kept_fused_{s}"), show::grouped(4 * f.numbers()));
         plain.push((s, p.numbers()));
         fused.push((s, f.numbers()));
         last = Some((s, p, f));
@@ -136,17 +152,8 @@ pub fn activation_memory(max: usize, seed: u64, nb: &mut Notebook) {
         say!(nb, "  {:<26} {:>6} {:>6}", shape_name(shape, s), count(&ps), count(&fs));
     }
     say!(nb, "  {:<26} {:>6} {:>6}", "saved numbers (layer norms)", p.saved, f.saved);
-    // copies of S×d among what plain backward read, the n² matrix apart
-    let units = |k: &Kept| {
-        let copies = |&(r, c): &(usize, usize)| match (r, c) {
-            (r, c) if r == s && c % D == 0 && c != HEADS * s => c / D,
-            (r, c) if r == HEADS * s && c == D / HEADS => 1,
-            _ => 0,
-        };
-        k.read.values().map(copies).sum::<usize>()
-    };
-    nb.value("copies_sd_plain", units(&p).to_string());
-    nb.value("copies_sd_fused", units(&f).to_string());
+    nb.value("copies_sd_plain", copies_of_sd(&p, s).to_string());
+    nb.value("copies_sd_fused", copies_of_sd(&f, s).to_string());
     nb.value("saved_per_s", show::short(p.saved as f64 / s as f64));
     for (tag, points) in [("plain", &plain), ("fused", &fused)] {
         let [a, b, c] = fit(points, D, HEADS);

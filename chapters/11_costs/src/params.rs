@@ -281,6 +281,12 @@ pub fn shared_embeddings(nb: &mut Notebook) {
         // the vocabulary at which the shared model would have the paper's size
         let paper = if name == "base" { 65e6 } else { 213e6 };
         let body = (shared - vocab * m.d) as f64;
+        // how far off, in per cent (the page says which way: base short, big over)
+        let paper_m = if name == "base" { 65.0 } else { 213.0 };
+        nb.value(
+            &format!("{name}_off"),
+            show::num((100.0 * (shared as f64 / 1e6 - paper_m) / paper_m).abs(), 1),
+        );
         let v = nb.value(
             &format!("{name}_vocab_for_paper"),
             show::grouped(((paper - body) / m.d as f64).round() as usize),

@@ -60,7 +60,7 @@ pub fn time_against_flops(max: usize, repeats: usize, seed: u64, nb: &mut Notebo
         "time",
         "of the core: bmm"
     );
-    for s in [128, 512, 2048].into_iter().filter(|&s| s <= max) {
+    for s in [128, 512, 2048, 8192].into_iter().filter(|&s| s <= max) {
         let x = Mat::from_fn(s, D, |_, _| rng.random_range(-1.0f32..1.0)); // (S, d)
         // the FLOPs, counted once
         let tape = Tape::with_kernels(&params, Kernels::Plain);
@@ -75,7 +75,7 @@ pub fn time_against_flops(max: usize, repeats: usize, seed: u64, nb: &mut Notebo
             show::num(100.0 * core_flops as f64 / trace.flops() as f64, 1),
         );
         let runs: Vec<(f64, f64, Timed)> =
-            (0..repeats).map(|_| core_time(&layer, &params, &x)).collect();
+            (0..=repeats).map(|_| core_time(&layer, &params, &x)).skip(1).collect();
         let share = median(runs.iter().map(|r| r.0 / r.1).collect());
         let bmm = median(
             runs.iter().map(|r| r.2.seconds.get("bmm").copied().unwrap_or(0.0) / r.0).collect(),

@@ -29,3 +29,21 @@ fn backward_keeps_sixteen_copies_of_s_by_d_and_one_of_h_by_s_by_s() {
     assert!(num("fit_a_fused") < num("fit_a_plain"));
     assert!((num("fit_b_fused") - 1.0).abs() < 0.01);
 }
+
+#[test]
+fn the_fused_kernels_save_the_relu_input_and_keep_more_on_short_sequences() {
+    assert_eq!(get("copies_sd_fused"), "12");
+    let bytes = |name: &str| get(name).replace(',', "").parse::<u64>().unwrap();
+    assert!(bytes("kept_fused_32") > bytes("kept_plain_32"));
+    assert!(bytes("kept_fused_1024") < bytes("kept_plain_1024"));
+}
+
+#[test]
+fn the_paper_gap_is_not_the_vocabulary() {
+    // the vocabularies that would give the paper's two figures differ
+    assert_ne!(get("base_vocab_for_paper"), get("big_vocab_for_paper"));
+    // the page: base short of the paper's 65M, big over its 213M
+    assert!(num("base_shared_m") < 65.0 && num("big_shared_m") > 213.0);
+    // what enters no product: positions, layer norms, biases
+    assert_eq!(get("gpt2_idle_params"), "907,776");
+}
