@@ -54,11 +54,14 @@ pub fn time_against_flops(max: usize, repeats: usize, seed: u64, nb: &mut Notebo
     let layer = EncoderLayer::new(&mut params, "layer", D, HEADS, 4 * D, Norm::Pre, &mut rng);
     say!(
         nb,
-        "{:>5} {:>10} {:>10} {:>16}   median of {repeats} runs",
+        "{:>5} {:>7} {:>7}   the core's time by op: {:>5} {:>7} {:>7} {:>11}   median of {repeats} runs",
         "S",
         "FLOPs",
         "time",
-        "of the core: bmm"
+        "bmm",
+        "scale",
+        "softmax",
+        "split/join"
     );
     for s in [128, 512, 2048, 8192].into_iter().filter(|&s| s <= max) {
         let x = Mat::from_fn(s, D, |_, _| rng.random_range(-1.0f32..1.0)); // (S, d)
@@ -77,11 +80,24 @@ pub fn time_against_flops(max: usize, repeats: usize, seed: u64, nb: &mut Notebo
         let runs: Vec<(f64, f64, Timed)> =
             (0..=repeats).map(|_| core_time(&layer, &params, &x)).skip(1).collect();
         let share = median(runs.iter().map(|r| r.0 / r.1).collect());
-        let bmm = median(
-            runs.iter().map(|r| r.2.seconds.get("bmm").copied().unwrap_or(0.0) / r.0).collect(),
-        );
+        // each op's share of the core's time, median over the runs
+        let of_core = |ops: &[&str]| {
+            let part = |r: &(f64, f64, Timed)| {
+                ops.iter().filter_map(|op| r.2.seconds.get(*op)).sum::<f64>() / r.0
+            };
+            nb.measured(format!(
+                "{}%",
+                show::num(100.0 * median(runs.iter().map(part).collect()), 0)
+            ))
+        };
+        let (bmm, scale, softmax) =
+            (of_core(&["bmm"]), of_core(&["scale"]), of_core(&["softmax_rows"]));
+        let copies = of_core(&["split_heads", "combine_heads"]);
         let time_share = nb.measured(format!("{}%", show::num(100.0 * share, 0)));
-        let bmm_share = nb.measured(format!("{}%", show::num(100.0 * bmm, 0)));
-        say!(nb, "{s:>5} {flop_share:>9}% {time_share:>10} {bmm_share:>16}");
+        say!(
+            nb,
+            "{s:>5} {flop_share:>6}% {time_share:>7}   {:>22} {bmm:>5} {scale:>7} {softmax:>7} {copies:>11}",
+            ""
+        );
     }
 }
