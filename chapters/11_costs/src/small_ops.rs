@@ -52,16 +52,24 @@ pub fn step_time(
 }
 // ANCHOR_END: layer_ops
 
+/// A Pre-LN layer (d_ff = 4d) in f32 from `seed`, and the generator after
+/// it, for the inputs.
+pub fn pre_ln_layer(d: usize, heads: usize, seed: u64) -> (Params<f32>, EncoderLayer, Pcg64Mcg) {
+    let mut params = Params::<f32>::new();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let layer = EncoderLayer::new(&mut params, "layer", d, heads, 4 * d, Norm::Pre, &mut rng);
+    (params, layer, rng)
+}
+
 pub fn small_ops(repeats: usize, seed: u64, nb: &mut Notebook) {
     nb.demo(
         "small_ops",
         "L6 03.5 · The ops of one Pre-LN layer's forward pass (d 64, h 4, S 64, causal)",
     );
-    let mut params = Params::<f32>::new();
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let layer = EncoderLayer::new(&mut params, "layer", D, HEADS, 4 * D, Norm::Pre, &mut rng);
+    let (params, layer, mut rng) = pre_ln_layer(D, HEADS, seed);
     let x = Mat::from_fn(S, D, |_, _| rng.random_range(-1.0f32..1.0)); // (S, d)
     let plain = layer_ops(&layer, &params, &x, Kernels::Plain);
+    let fused = layer_ops(&layer, &params, &x, Kernels::Fused);
     say!(nb, "plain ops, in the order the tape records them:");
     for (i, op) in plain.ops.iter().enumerate() {
         let products = if op.products > 0 {
@@ -77,8 +85,9 @@ pub fn small_ops(repeats: usize, seed: u64, nb: &mut Notebook) {
         say!(nb, "  {:>2} {:<14} {products}", i + 1, op.name);
     }
     let mut medians = BTreeMap::new();
-    for (tag, kernels) in [("plain", Kernels::Plain), ("fused", Kernels::Fused)] {
-        let trace = layer_ops(&layer, &params, &x, kernels);
+    for (tag, kernels, trace) in
+        [("plain", Kernels::Plain, &plain), ("fused", Kernels::Fused, &fused)]
+    {
         let ops = nb.value(&format!("ops_{tag}"), trace.ops.len().to_string());
         let with = nb.value(
             &format!("ops_{tag}_products"),

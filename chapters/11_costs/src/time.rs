@@ -6,14 +6,14 @@
 use std::time::Instant;
 
 use autograd::flops::observe;
-use autograd::nn::{EncoderLayer, Norm, causal_mask};
+use autograd::nn::{EncoderLayer, causal_mask};
 use autograd::{Kernels, Params, Tape};
 use faer::Mat;
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use rand::RngExt;
 use record::{Notebook, say, show};
 
-use crate::trace::{Timed, Trace};
+use crate::small_ops::{layer_ops, pre_ln_layer};
+use crate::trace::Timed;
 
 /// The ops of the plain attention core: the heads split apart, QKᵀ, the
 /// scale, the masked softmax, the weights times V, the heads put back.
@@ -39,7 +39,7 @@ pub fn core_time(layer: &EncoderLayer, params: &Params<f32>, x: &Mat<f32>) -> (f
 // ANCHOR_END: core_time
 
 /// The median of some numbers.
-fn median(mut xs: Vec<f64>) -> f64 {
+pub fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
 }
@@ -49,9 +49,7 @@ pub fn time_against_flops(max: usize, repeats: usize, seed: u64, nb: &mut Notebo
         "time_against_flops",
         "L6 06.5 · The attention core's share of time and of FLOPs (d 256, h 4, causal, plain ops)",
     );
-    let mut params = Params::<f32>::new();
-    let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let layer = EncoderLayer::new(&mut params, "layer", D, HEADS, 4 * D, Norm::Pre, &mut rng);
+    let (params, layer, mut rng) = pre_ln_layer(D, HEADS, seed);
     say!(
         nb,
         "{:>5} {:>7} {:>7}   the core's time by op: {:>5} {:>7} {:>7} {:>11}   median of {repeats} runs",
@@ -66,11 +64,7 @@ pub fn time_against_flops(max: usize, repeats: usize, seed: u64, nb: &mut Notebo
     for s in [128, 512, 2048, 8192].into_iter().filter(|&s| s <= max) {
         let x = Mat::from_fn(s, D, |_, _| rng.random_range(-1.0f32..1.0)); // (S, d)
         // the FLOPs, counted once
-        let tape = Tape::with_kernels(&params, Kernels::Plain);
-        let keep = causal_mask::<f32>(1, s);
-        let ((), trace) = observe(Trace::default(), || {
-            layer.forward(tape.input(x.clone()), 1, Some(&keep));
-        });
+        let trace = layer_ops(&layer, &params, &x, Kernels::Plain);
         let core_flops: u64 =
             trace.ops.iter().filter(|o| CORE.contains(&o.name.as_str())).map(|o| o.flops).sum();
         let flop_share = nb.value(
