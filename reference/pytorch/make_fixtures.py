@@ -23,6 +23,7 @@ output * probe, with a fixed random probe of the output's shape, so that
 every element of the output gets its own weight in the gradient.
 """
 import json
+import math
 import os
 import platform
 import sys
@@ -60,13 +61,13 @@ def tensor(t):
     return {"shape": list(t.shape), "data": [float(v) for v in t.reshape(-1).tolist()]}
 
 
-def randomise(module, g):
+def randomise(module, g, is_norm=lambda name: "norm" in name):
     """Every parameter from the generator: LayerNorm scales in [0.5, 1.5],
     everything else in [-0.5, 0.5], so that no default (zero bias, unit
     scale) can hide a parameter that was read into the wrong place."""
     with torch.no_grad():
         for name, p in module.named_parameters():
-            if "norm" in name and name.endswith("weight"):
+            if is_norm(name) and name.endswith("weight"):
                 p.copy_(uniform(p.shape, g, 0.5, 1.5))
             else:
                 p.copy_(uniform(p.shape, g, -0.5, 0.5))
@@ -77,7 +78,7 @@ def probe_loss(out, g):
     return (out * probe).sum(), probe
 
 
-def write(name, about, config, params, inputs, outputs, grads, facts=None):
+def write(name, about, config, params, inputs, outputs, grads, facts=None, words=None):
     body = {
         "case": name,
         "about": about,
@@ -96,6 +97,8 @@ def write(name, about, config, params, inputs, outputs, grads, facts=None):
     }
     if facts:
         body["facts"] = facts
+    if words:
+        body["words"] = words
     path = os.path.join(OUT, f"{name}.json")
     with open(path, "w") as f:
         json.dump(body, f, separators=(",", ":"))
@@ -281,6 +284,224 @@ def cross_entropy():
           {"loss": loss.reshape(1), "loss_plain": plain.reshape(1)}, {"logits": logits.grad})
 
 
+# --- Chapter 12: the framework against PyTorch ------------------------------
+
+class Mlp(nn.Module):
+    """GPT-2's feed-forward network, with GPT-2's names: c_fc, GELU in its
+    tanh form, c_proj."""
+
+    def __init__(self, d, d_ff):
+        super().__init__()
+        self.c_fc = nn.Linear(d, d_ff)
+        self.act = nn.GELU(approximate="tanh")
+        self.c_proj = nn.Linear(d_ff, d)
+
+    def forward(self, x):
+        return self.c_proj(self.act(self.c_fc(x)))
+
+
+def ffn_gelu():
+    g = gen(11)
+    mlp = Mlp(D, D_FF)
+    randomise(mlp, g)
+    x = uniform((BATCH, S_TGT, D), g, -2.0, 2.0).requires_grad_()
+    y = mlp(x)
+    loss, probe = probe_loss(y, g)
+    loss.backward()
+    write("ffn_gelu",
+          f"Linear({D}, {D_FF}), GELU(approximate='tanh'), Linear({D_FF}, {D}): GPT-2's "
+          "feed-forward network",
+          {"d": D, "d_ff": D_FF},
+          dict(mlp.named_parameters()), {"x": x, "probe": probe}, {"y": y},
+          grads_of(mlp, {"x": x}))
+
+
+class CausalSelfAttention(nn.Module):
+    """GPT-2's attention, written out: one c_attn makes Q, K and V, each is
+    viewed as heads, and the heads are put back side by side before c_proj."""
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.c_attn = nn.Linear(d, 3 * d)
+        self.c_proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        h = self.heads
+        q, k, v = self.c_attn(x).split(d, dim=2)
+        # (B, S, d) -> (B, S, h, d/h) is a view; transpose -> (B, h, S, d/h)
+        # only changes the strides
+        q, k, v = [t.view(b, s, h, d // h).transpose(1, 2) for t in (q, k, v)]
+        scores = q @ k.transpose(-2, -1) / math.sqrt(d // h)
+        scores = scores.masked_fill(causal_hidden(s), float("-inf"))
+        y = torch.softmax(scores, dim=-1) @ v
+        # the transpose back leaves y non-contiguous: view needs a copy first
+        y = y.transpose(1, 2).contiguous().view(b, s, d)
+        return self.c_proj(y)
+
+
+class GptBlock(nn.Module):
+    def __init__(self, d, heads, d_ff):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(d)
+        self.attn = CausalSelfAttention(d, heads)
+        self.ln_2 = nn.LayerNorm(d)
+        self.mlp = Mlp(d, d_ff)
+
+    def forward(self, x, masks):
+        x = x + self.attn(self.ln_1(x)) * masks.pop(0)
+        return x + self.mlp(self.ln_2(x)) * masks.pop(0)
+
+
+class Gpt(nn.Module):
+    """A GPT-2-style decoder-only model: token and learned position
+    embeddings, Pre-LN blocks, a final LayerNorm, the output layer tied to
+    the token table. Dropout is applied as given masks (0 or 1/(1-p)), on the
+    embeddings and on each sub-layer's output, in that order."""
+
+    def __init__(self, vocab, max_len, d, heads, d_ff, layers):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(max_len, d)
+        self.h = nn.ModuleList(GptBlock(d, heads, d_ff) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d)
+
+    def forward(self, ids, masks):
+        masks = list(masks)
+        s = ids.shape[1]
+        x = (self.wte(ids) + self.wpe(torch.arange(s))) * masks.pop(0)
+        for block in self.h:
+            x = block(x, masks)
+        assert not masks
+        return self.ln_f(x) @ self.wte.weight.T
+
+
+def dropout_masks(shapes, p, g):
+    """Dropout masks made here, handed to the book: 0 with probability p,
+    else 1/(1-p)."""
+    return [(torch.rand(s, generator=g) >= p).to(torch.float64) / (1 - p) for s in shapes]
+
+
+def gpt_dropout():
+    g = gen(12)
+    vocab, max_len, layers, p = 13, 8, 2, 0.1
+    model = Gpt(vocab, max_len, D, HEADS, 4 * D, layers)
+    randomise(model, g, is_norm=lambda name: "ln_" in name)
+    model.train()
+    ids = torch.randint(0, vocab, (BATCH, S_SRC), generator=g)
+    targets = torch.randint(0, vocab, (BATCH, S_SRC), generator=g)
+    masks = dropout_masks([(BATCH, S_SRC, D)] * (1 + 2 * layers), p, g)
+    logits = model(ids, masks)
+    loss = F.cross_entropy(logits.reshape(-1, vocab), targets.reshape(-1))
+    loss.backward()
+    inputs = {"ids": ids.to(torch.float64), "targets": targets.to(torch.float64)}
+    inputs.update({f"mask_{i}": m for i, m in enumerate(masks)})
+    write("gpt_dropout",
+          f"a GPT-2-style decoder-only model written with torch: vocabulary {vocab}, "
+          f"{max_len} learned positions, {layers} Pre-LN blocks (d {D}, {HEADS} heads, "
+          f"GELU tanh network of {4 * D}), final LayerNorm, output tied to the token table; "
+          f"dropout p = {p} on the embeddings and after each sub-layer, as masks given to "
+          "both sides; loss: mean cross-entropy of next tokens",
+          {"vocab": vocab, "max_len": max_len, "d": D, "heads": HEADS, "d_ff": 4 * D,
+           "layers": layers, "p": p},
+          dict(model.named_parameters()), inputs,
+          {"logits": logits, "loss": loss.reshape(1)}, grads_of(model, {}))
+
+
+# The review language of chapter 12 (chapters/12_own_framework/src/reviews.rs):
+# the same words in the same order, the same held-out pairs, the same mix.
+WORDS = ["<pad>", "the", "was", "not", "but",
+         "food", "service", "staff", "room", "music", "coffee", "view", "bed",
+         "good", "great", "lovely", "excellent", "friendly", "tasty", "clean", "superb",
+         "bad", "awful", "terrible", "rude", "bland", "dirty", "poor", "dull"]
+SUBJECT0, ADJECTIVE0, REVIEW_MAX_LEN = 5, 13, 9
+
+
+def review(rng):
+    """One training review: plain, negation or contrast in the mix 2 : 1 : 1,
+    only from pairs (subject s, adjective a) with (s + a) % 4 != 0."""
+    def pair(positive):
+        while True:
+            s, a = rng.randrange(8), rng.randrange(8) + (0 if positive else 8)
+            if (s + a) % 4 != 0:
+                return s, a
+
+    def clause(s, a, negated):
+        return [1, SUBJECT0 + s, 2] + ([3] if negated else []) + [ADJECTIVE0 + a]
+
+    kind = rng.choice(["plain", "plain", "negation", "contrast"])
+    if kind == "contrast":
+        while True:
+            first, second = pair(True), pair(False)
+            if first[0] != second[0]:
+                break
+        if rng.random() < 0.5:
+            first, second = second, first
+        return clause(*first, False) + [4] + clause(*second, False), int(second[1] < 8)
+    s, a = pair(rng.random() < 0.5)
+    negated = kind == "negation"
+    return clause(s, a, negated), int((a < 8) != negated)
+
+
+class ReviewClassifier(nn.Module):
+    """Chapter 12's classifier: token embeddings + learned positions, one
+    Post-LN encoder layer (padding masked), the mean over real tokens, a
+    linear layer to two classes."""
+
+    def __init__(self, vocab, max_len, d, heads, d_ff):
+        super().__init__()
+        self.tokens = nn.Embedding(vocab, d)
+        self.positions = nn.Embedding(max_len, d)
+        self.layer = nn.TransformerEncoderLayer(d, heads, d_ff, dropout=0.0, activation="relu",
+                                                batch_first=True, norm_first=False)
+        self.head = nn.Linear(d, 2)
+
+    def forward(self, ids):
+        pad = ids == 0
+        x = self.tokens(ids) + self.positions(torch.arange(ids.shape[1]))
+        x = self.layer(x, src_key_padding_mask=pad)
+        real = (~pad).to(torch.float64).unsqueeze(-1)
+        return self.head((x * real).sum(1) / real.sum(1))
+
+
+def classifier_steps():
+    import random
+    torch.manual_seed(13)  # PyTorch's own initialisation, then copied to the book
+    d, heads, d_ff, batch, steps, lr = 32, 4, 64, 32, 20, 3e-3
+    model = ReviewClassifier(len(WORDS), REVIEW_MAX_LEN, d, heads, d_ff)
+    model.train()  # dropout is 0; train mode keeps PyTorch off its inference fast path
+    initial = {k: v.detach().clone() for k, v in model.named_parameters()}
+    opt = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.999), eps=1e-8)
+    rng = random.Random(13)
+    inputs, losses = {}, []
+    for step in range(steps):
+        reviews = [review(rng) for _ in range(batch)]
+        length = max(len(r) for r, _ in reviews)
+        ids = torch.tensor([r + [0] * (length - len(r)) for r, _ in reviews])
+        labels = torch.tensor([y for _, y in reviews])
+        opt.zero_grad()
+        loss = F.cross_entropy(model(ids), labels)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+        inputs[f"ids_{step:02}"] = ids.to(torch.float64)
+        inputs[f"labels_{step:02}"] = labels.to(torch.float64)
+    outputs = {"losses": torch.tensor(losses)}
+    outputs.update({f"final.{k}": v for k, v in model.named_parameters()})
+    write("classifier_steps",
+          f"chapter 12's review classifier (vocabulary {len(WORDS)}, {REVIEW_MAX_LEN} learned "
+          f"positions, nn.TransformerEncoderLayer({d}, {heads}, {d_ff}, Post-LN, ReLU, "
+          f"dropout 0), mean over real tokens, Linear({d}, 2)) from PyTorch's own "
+          f"initialisation, trained {steps} steps with torch.optim.Adam(lr {lr}, betas "
+          f"(0.9, 0.999), eps 1e-8) on batches of {batch} training reviews; the loss before "
+          "each step and the parameters after the last",
+          {"vocab": len(WORDS), "max_len": REVIEW_MAX_LEN, "d": d, "heads": heads,
+           "d_ff": d_ff, "batch": batch, "steps": steps, "lr": lr, "beta1": 0.9,
+           "beta2": 0.999, "eps": 1e-8, "pad": 0},
+          initial, inputs, outputs, {}, words=WORDS)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     print(f"torch {torch.__version__}, python {platform.python_version()}, {sys.platform}")
@@ -294,6 +515,9 @@ def main():
     decoder_layer(True)
     gru()
     cross_entropy()
+    ffn_gelu()
+    gpt_dropout()
+    classifier_steps()
 
 
 if __name__ == "__main__":

@@ -103,6 +103,9 @@ fn elementwise() {
     gradcheck("gelu", &[(3, 4)], |_, x| x[0].scale(3.0).gelu());
     gradcheck("tanh", &[(3, 4)], |_, x| x[0].scale(2.0).tanh());
     gradcheck("sigmoid", &[(3, 4)], |_, x| x[0].scale(4.0).sigmoid());
+    gradcheck("exp", &[(3, 4)], |_, x| x[0].scale(2.0).exp());
+    // ln of a positive argument: e^x > 0
+    gradcheck("ln", &[(3, 4)], |_, x| x[0].exp().scale(0.5).ln());
     gradcheck("a value used twice", &[(3, 3)], |_, x| x[0].matmul(x[0]).add(x[0]));
 }
 

@@ -9,7 +9,8 @@
 
 use autograd::nn::gru::{batch_major, time_major};
 use autograd::nn::{
-    DecoderLayer, EncoderLayer, Gru, LayerNorm, MultiHeadAttention, Norm, ToBlocks,
+    DecoderLayer, EncoderLayer, GivenMasks, Gpt, GptConfig, Gru, LayerNorm, Mlp,
+    MultiHeadAttention, Norm, ToBlocks,
 };
 use autograd::tape::Kernels;
 use autograd::{Heads, ParamId, Params, Smoothing, Tape, Var, attention, fused_attention};
@@ -90,19 +91,19 @@ impl Report {
 
 /// The book's parameters for a case, each linked to the PyTorch tensor it
 /// came from (and whose gradient it is compared with).
-struct Linked {
-    params: Params<f64>,
-    links: Vec<(String, ParamId, Layout)>,
+pub(crate) struct Linked {
+    pub(crate) params: Params<f64>,
+    pub(crate) links: Vec<(String, ParamId, Layout)>,
 }
 
 impl Linked {
-    fn new(params: Params<f64>) -> Self {
+    pub(crate) fn new(params: Params<f64>) -> Self {
         Linked { params, links: Vec::new() }
     }
 
     /// Copy PyTorch's parameter `torch` into the book's parameter `ours`.
     #[track_caller]
-    fn param(&mut self, fix: &Fixture, torch: &str, ours: &str, layout: Layout) {
+    pub(crate) fn param(&mut self, fix: &Fixture, torch: &str, ours: &str, layout: Layout) {
         let id = self.params.find(ours).unwrap_or_else(|| panic!("twin: no parameter {ours}"));
         let value = convert(fix.param(torch), layout);
         let old = &self.params.get(id).value;
@@ -191,7 +192,7 @@ fn report(
     }
 }
 
-fn config(fix: &Fixture, key: &str) -> usize {
+pub(crate) fn config(fix: &Fixture, key: &str) -> usize {
     let t = fix.config.get(key).unwrap_or_else(|| panic!("twin: {}: no config {key}", fix.case));
     *t as usize
 }
@@ -210,7 +211,7 @@ pub fn keep_from_key_padding(pad: &Tensor, len_q: usize) -> Mat<f64> {
 
 // ANCHOR_END: key_padding
 
-fn rng() -> rand_pcg::Pcg64Mcg {
+pub(crate) fn rng() -> rand_pcg::Pcg64Mcg {
     rand_pcg::Pcg64Mcg::seed_from_u64(0) // initial values, all overwritten by PyTorch's
 }
 
@@ -240,7 +241,7 @@ pub fn layer_norm(fix: &Fixture) -> Report {
 // ANCHOR: links
 /// Link `nn.MultiheadAttention`'s parameters (prefix `torch`) to the
 /// book's attention `ours`.
-fn link_attention(linked: &mut Linked, fix: &Fixture, torch: &str, ours: &str) {
+pub(crate) fn link_attention(linked: &mut Linked, fix: &Fixture, torch: &str, ours: &str) {
     for (k, which) in ["w_q", "w_k", "w_v"].iter().enumerate() {
         let (w, b) = (format!("{ours}.{which}.w"), format!("{ours}.{which}.b"));
         linked.param(fix, &format!("{torch}in_proj_weight"), &w, Layout::StackedWeight(k));
@@ -256,15 +257,33 @@ fn link_attention(linked: &mut Linked, fix: &Fixture, torch: &str, ours: &str) {
     linked.param(fix, &format!("{torch}out_proj.bias"), &format!("{ours}.w_o.b"), Layout::Same);
 }
 
-/// Link a PyTorch Transformer layer's feed-forward network and norms.
-fn link_ff_and_norms(linked: &mut Linked, fix: &Fixture, ours: &str, norms: usize) {
-    linked.param(fix, "linear1.weight", &format!("{ours}.ff.up.w"), Layout::Transposed);
-    linked.param(fix, "linear1.bias", &format!("{ours}.ff.up.b"), Layout::Same);
-    linked.param(fix, "linear2.weight", &format!("{ours}.ff.down.w"), Layout::Transposed);
-    linked.param(fix, "linear2.bias", &format!("{ours}.ff.down.b"), Layout::Same);
+/// Link a PyTorch Transformer layer's (prefix `torch`) feed-forward
+/// network and norms.
+pub(crate) fn link_ff_and_norms(
+    linked: &mut Linked,
+    fix: &Fixture,
+    torch: &str,
+    ours: &str,
+    norms: usize,
+) {
+    let t = |name: &str| format!("{torch}{name}");
+    linked.param(fix, &t("linear1.weight"), &format!("{ours}.ff.up.w"), Layout::Transposed);
+    linked.param(fix, &t("linear1.bias"), &format!("{ours}.ff.up.b"), Layout::Same);
+    linked.param(fix, &t("linear2.weight"), &format!("{ours}.ff.down.w"), Layout::Transposed);
+    linked.param(fix, &t("linear2.bias"), &format!("{ours}.ff.down.b"), Layout::Same);
     for i in 1..=norms {
-        linked.param(fix, &format!("norm{i}.weight"), &format!("{ours}.ln{i}.gamma"), Layout::Same);
-        linked.param(fix, &format!("norm{i}.bias"), &format!("{ours}.ln{i}.beta"), Layout::Same);
+        linked.param(
+            fix,
+            &t(&format!("norm{i}.weight")),
+            &format!("{ours}.ln{i}.gamma"),
+            Layout::Same,
+        );
+        linked.param(
+            fix,
+            &t(&format!("norm{i}.bias")),
+            &format!("{ours}.ln{i}.beta"),
+            Layout::Same,
+        );
     }
 }
 // ANCHOR_END: links
@@ -360,7 +379,7 @@ pub fn encoder_layer(fix: &Fixture) -> Report {
         EncoderLayer::new(&mut params, "enc", d, heads, d_ff, norm_of(&fix.case), &mut rng());
     let mut linked = Linked::new(params);
     link_attention(&mut linked, fix, "self_attn.", "enc.attn");
-    link_ff_and_norms(&mut linked, fix, "enc", 2);
+    link_ff_and_norms(&mut linked, fix, "", "enc", 2);
     let (batch, s) = (fix.input("x").shape[0], fix.input("x").shape[1]);
     let keep = keep_from_key_padding(fix.input("key_padding"), s);
     let x = linked.input(fix, "x");
@@ -390,7 +409,7 @@ pub fn decoder_layer(fix: &Fixture) -> Report {
     let mut linked = Linked::new(params);
     link_attention(&mut linked, fix, "self_attn.", "dec.self_attn");
     link_attention(&mut linked, fix, "multihead_attn.", "dec.cross_attn");
-    link_ff_and_norms(&mut linked, fix, "dec", 3);
+    link_ff_and_norms(&mut linked, fix, "", "dec", 3);
     let (batch, s_t, s_s) =
         (fix.input("y").shape[0], fix.input("y").shape[1], fix.input("memory").shape[1]);
     let causal = autograd::nn::causal_mask::<f64>(batch, s_t);
@@ -464,6 +483,104 @@ pub fn cross_entropy(fix: &Fixture) -> Report {
     report(fix, None, autograd)
 }
 
+/// Link GPT-2's feed-forward network (prefix `torch`) to the book's `Mlp` `ours`.
+fn link_mlp(linked: &mut Linked, fix: &Fixture, torch: &str, ours: &str) {
+    for part in ["c_fc", "c_proj"] {
+        let (t, o) = (format!("{torch}{part}"), format!("{ours}.{part}"));
+        linked.param(fix, &format!("{t}.weight"), &format!("{o}.w"), Layout::Transposed);
+        linked.param(fix, &format!("{t}.bias"), &format!("{o}.b"), Layout::Same);
+    }
+}
+
+/// GPT-2's feed-forward network (`ffn_gelu`): GELU in its tanh form
+/// between two linear layers.
+pub fn ffn_gelu(fix: &Fixture) -> Report {
+    let (d, d_ff) = (config(fix, "d"), config(fix, "d_ff"));
+    let mut params = Params::new();
+    let mlp = Mlp::new(&mut params, "mlp", d, d_ff, &mut rng());
+    let mut linked = Linked::new(params);
+    link_mlp(&mut linked, fix, "", "mlp");
+    let x = linked.input(fix, "x");
+    let autograd = run_autograd(fix, &linked, &["y"], |tape| {
+        let y = mlp.forward(tape.param(x));
+        {
+            let loss = probe_loss(y, fix);
+            (vec![y.value().clone()], loss)
+        }
+    });
+    report(fix, None, autograd)
+}
+
+/// Token ids stored as numbers, (B, S), one after another.
+pub fn ids(t: &Tensor) -> Vec<usize> {
+    t.data.iter().map(|&v| v as usize).collect()
+}
+
+/// A GPT-2-style model with dropout (`gpt_dropout`): the masks PyTorch drew
+/// are handed to the book's model, site by site; the loss is the model's
+/// own (next-token cross-entropy), and every parameter's gradient is compared.
+pub fn gpt_dropout(fix: &Fixture) -> Report {
+    let cfg = GptConfig {
+        vocab: config(fix, "vocab"),
+        max_len: config(fix, "max_len"),
+        d_model: config(fix, "d"),
+        heads: config(fix, "heads"),
+        d_ff: config(fix, "d_ff"),
+        layers: config(fix, "layers"),
+    };
+    let mut params = Params::new();
+    let gpt = Gpt::new(&mut params, cfg, &mut rng());
+    let mut linked = Linked::new(params);
+    linked.param(fix, "wte.weight", "wte.table", Layout::Same);
+    linked.param(fix, "wpe.weight", "wpe.table", Layout::Same);
+    for i in 0..cfg.layers {
+        let (t, o) = (format!("h.{i}."), format!("h.{i}."));
+        for ln in ["ln_1", "ln_2"] {
+            linked.param(fix, &format!("{t}{ln}.weight"), &format!("{o}{ln}.gamma"), Layout::Same);
+            linked.param(fix, &format!("{t}{ln}.bias"), &format!("{o}{ln}.beta"), Layout::Same);
+        }
+        for (k, which) in ["w_q", "w_k", "w_v"].iter().enumerate() {
+            let ours = format!("{o}attn.{which}");
+            let c_attn = format!("{t}attn.c_attn");
+            linked.param(
+                fix,
+                &format!("{c_attn}.weight"),
+                &format!("{ours}.w"),
+                Layout::StackedWeight(k),
+            );
+            linked.param(
+                fix,
+                &format!("{c_attn}.bias"),
+                &format!("{ours}.b"),
+                Layout::StackedBias(k),
+            );
+        }
+        linked.param(
+            fix,
+            &format!("{t}attn.c_proj.weight"),
+            &format!("{o}attn.w_o.w"),
+            Layout::Transposed,
+        );
+        linked.param(fix, &format!("{t}attn.c_proj.bias"), &format!("{o}attn.w_o.b"), Layout::Same);
+        link_mlp(&mut linked, fix, &format!("{t}mlp."), &format!("{o}mlp"));
+    }
+    linked.param(fix, "ln_f.weight", "ln_f.gamma", Layout::Same);
+    linked.param(fix, "ln_f.bias", "ln_f.beta", Layout::Same);
+    let batch = fix.input("ids").shape[0];
+    let (tokens, targets) = (ids(fix.input("ids")), ids(fix.input("targets")));
+    let masks: Vec<Mat<f64>> =
+        (0..).map_while(|i| fix.inputs.get(&format!("mask_{i}")).map(Tensor::mat)).collect();
+    let autograd = run_autograd(fix, &linked, &["logits", "loss"], |tape| {
+        let mut given = GivenMasks(masks.iter().cloned().collect());
+        let logits = gpt.forward(tape, &tokens, batch, &mut given).expect("within max_len");
+        assert!(given.0.is_empty(), "twin: gpt_dropout left masks unused");
+        let loss = logits.cross_entropy(&targets, None, Smoothing::None);
+        let values = vec![logits.value().clone(), loss.value().clone()];
+        (values, loss)
+    });
+    report(fix, None, autograd)
+}
+
 /// What a wrong convention costs: the Post-LN encoder layer with PyTorch's
 /// key-padding mask read the wrong way round (1 taken as "may look").
 pub fn encoder_with_flipped_padding() -> f64 {
@@ -500,6 +617,8 @@ pub fn check(fix: &Fixture) -> Report {
         "decoder_post" | "decoder_pre" => decoder_layer(fix),
         "gru" => gru(fix),
         "cross_entropy" => cross_entropy(fix),
+        "ffn_gelu" => ffn_gelu(fix),
+        "gpt_dropout" => gpt_dropout(fix),
         other => panic!("twin: no check for the case {other}"),
     }
 }

@@ -20,8 +20,10 @@ use faer::Mat;
 use serde_json::Value;
 
 pub mod cases;
+pub mod steps;
 
 pub use cases::{Gaps, Report};
+pub use steps::Steps;
 
 /// One tensor of a fixture, as PyTorch shaped it, flattened row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,11 +70,13 @@ pub struct Fixture {
     pub grads: BTreeMap<String, Tensor>,
     /// Facts about PyTorch's behaviour the script checked (e.g. NaN rows).
     pub facts: BTreeMap<String, bool>,
+    /// The vocabulary, by id, where the inputs are token ids of words.
+    pub words: Vec<String>,
 }
 
 /// The committed fixtures, by case name; compiled in, so a chapter's
 /// binary finds them wherever it runs.
-pub const FIXTURES: [(&str, &str); 10] = [
+pub const FIXTURES: [(&str, &str); 12] = [
     ("layer_norm", include_str!("../../../reference/pytorch/fixtures/layer_norm.json")),
     ("mha_causal", include_str!("../../../reference/pytorch/fixtures/mha_causal.json")),
     ("mha_padding", include_str!("../../../reference/pytorch/fixtures/mha_padding.json")),
@@ -86,7 +90,16 @@ pub const FIXTURES: [(&str, &str); 10] = [
     ("decoder_pre", include_str!("../../../reference/pytorch/fixtures/decoder_pre.json")),
     ("gru", include_str!("../../../reference/pytorch/fixtures/gru.json")),
     ("cross_entropy", include_str!("../../../reference/pytorch/fixtures/cross_entropy.json")),
+    ("ffn_gelu", include_str!("../../../reference/pytorch/fixtures/ffn_gelu.json")),
+    ("gpt_dropout", include_str!("../../../reference/pytorch/fixtures/gpt_dropout.json")),
 ];
+
+/// Fixtures of whole training runs rather than one forward and backward
+/// pass ([`steps`]).
+pub const RUNS: [(&str, &str); 1] = [(
+    "classifier_steps",
+    include_str!("../../../reference/pytorch/fixtures/classifier_steps.json"),
+)];
 
 impl Fixture {
     /// The committed fixture `case`.
@@ -94,6 +107,7 @@ impl Fixture {
     pub fn named(case: &str) -> Fixture {
         let (_, text) = FIXTURES
             .iter()
+            .chain(&RUNS)
             .find(|(name, _)| *name == case)
             .unwrap_or_else(|| panic!("twin: no fixture named {case}"));
         Fixture::parse(text).unwrap_or_else(|e| panic!("twin: fixture {case}: {e}"))
@@ -127,8 +141,16 @@ impl Fixture {
                 })
                 .collect::<Result<_, String>>()?,
         };
+        let words = match v["words"].as_array() {
+            None => Vec::new(),
+            Some(list) => list
+                .iter()
+                .map(|w| w.as_str().map(str::to_owned).ok_or("a word is not a string".to_owned()))
+                .collect::<Result<_, String>>()?,
+        };
         Ok(Fixture {
             case: string("case")?,
+            words,
             config,
             about: string("about")?,
             torch: v["made_by"]["torch"].as_str().ok_or("no made_by.torch")?.to_owned(),

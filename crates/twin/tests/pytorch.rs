@@ -99,3 +99,48 @@ fn a_wrong_convention_is_caught() {
     println!("encoder layer with the padding mask's polarity flipped: {flipped:.2e}");
     assert!(flipped > 1e-2);
 }
+
+#[test]
+fn gpt2s_feed_forward_network_with_gelu() {
+    check(&cases::named("ffn_gelu"));
+}
+
+#[test]
+fn a_gpt2_style_model_with_dropout_masks_from_pytorch() {
+    check(&cases::named("gpt_dropout"));
+}
+
+#[test]
+fn twenty_training_steps_of_the_review_classifier() {
+    let s = twin::steps::classifier_steps(&Fixture::named("classifier_steps"));
+    let key_bias = |n: &str| n.ends_with("attn.w_k.b");
+    let (rest, keys) = (s.param_gap(|n| !key_bias(n)), s.param_gap(key_bias));
+    println!(
+        "{}: {} steps, losses {:.4} → {:.4}; largest loss gap {:.1e}; parameter gap {:.1e}, \
+         the key bias's {:.1e} ({} numbers)",
+        s.case,
+        s.torch_losses.len(),
+        s.torch_losses[0],
+        s.torch_losses[s.torch_losses.len() - 1],
+        s.loss_gap,
+        rest,
+        keys,
+        s.params
+    );
+    assert_eq!(s.torch_losses.len(), 20);
+    assert_eq!(s.plain_losses.len(), 20);
+    assert!(s.loss_gap <= TOL && rest <= TOL, "{} {rest}", s.loss_gap);
+    // The key bias's gradient is 0 in exact arithmetic (it adds the same
+    // number to every score of a query's row, and softmax ignores that), so
+    // each framework adds its own rounding noise, ~1e-17, which Adam divides
+    // by √v̂ + ε: steps of up to lr·1e-17/1e-8. Far from a wrong convention.
+    assert!(keys > TOL && keys < 1e-10, "{keys}");
+    // the parameters really moved (20 Adam steps of lr 3e-3 each), so the
+    // check is not of a model standing still
+    let fix = Fixture::named("classifier_steps");
+    let moved = fix.params.iter().fold(0.0, |m: f64, (name, t)| {
+        let last = &fix.output(&format!("final.{name}")).data;
+        t.data.iter().zip(last).fold(m, |m, (a, b)| m.max((a - b).abs()))
+    });
+    assert!(moved > 0.01, "{moved}");
+}

@@ -7,7 +7,9 @@
 //! `γ = 1, β = 0`; `GRU` every weight and bias `U(−1/√H, 1/√H)`.
 
 pub mod attention;
+pub mod classifier;
 pub mod decode;
+pub mod gpt;
 
 pub mod gru;
 pub mod init;
@@ -18,6 +20,8 @@ pub mod transformer;
 pub mod transformer_layers;
 
 pub use attention::MultiHeadAttention;
+pub use classifier::{Classified, Classifier, ClassifierConfig, mean_pool};
+pub use gpt::{GivenMasks, Gpt, GptConfig, Masks, Mlp, NoDropout, RandomMasks};
 pub use gru::{Gru, GruCell, GruSeq2Seq};
 
 pub use layers::{Dropout, Embedding, FeedForward, LayerNorm, Linear};

@@ -1,11 +1,13 @@
-//! Element-by-element ops: add (with a row broadcast), sub, mul, scale, and
-//! the activations ReLU, GELU (tanh form), tanh and sigmoid.
+//! Element-by-element ops: add (with a row broadcast), sub, mul, scale,
+//! exp and ln, and the activations ReLU, GELU (tanh form), tanh and sigmoid.
 //!
 //! ```text
 //! y = a + b          da += dy            db += dy   (a (1, n) row b: db += Σ_rows dy)
 //! y = a − b          da += dy            db −= dy
 //! y = a ⊙ b          da += dy ⊙ b        db += dy ⊙ a
 //! y = s·a            da += s·dy
+//! y = e^a            da += dy ⊙ y
+//! y = ln a           da += dy ⊘ a
 //! y = max(a, 0)      da += dy ⊙ [a > 0]
 //! y = tanh(a)        da += dy ⊙ (1 − y²)
 //! y = σ(a)           da += dy ⊙ y(1 − y)
@@ -111,6 +113,28 @@ impl<'t, T: Real> Var<'t, T> {
         let out = map(&self.value(), |x| x * s);
         self.tape.push(out, &[a_id], move |b, dout| {
             accumulate(b.grad(a_id), dout, dout, |d, _| d * s);
+        })
+    }
+
+    // ANCHOR: exp_op
+    /// `e^x`; backward uses the output: `d e^x/dx = e^x`.
+    pub fn exp(self) -> Var<'t, T> {
+        let a_id = self.id;
+        let out = map(&self.value(), T::exp);
+        self.tape.push(out, &[a_id], move |b, dout| {
+            let y = b.output();
+            accumulate(b.grad(a_id), dout, y, |d, y| d * y);
+        })
+    }
+    // ANCHOR_END: exp_op
+
+    /// `ln x` (x > 0); backward: `d ln x/dx = 1/x`.
+    pub fn ln(self) -> Var<'t, T> {
+        let a_id = self.id;
+        let out = map(&self.value(), T::ln);
+        self.tape.push(out, &[a_id], move |b, dout| {
+            let x = b.value(a_id);
+            accumulate(b.grad(a_id), dout, x, |d, x| d / x);
         })
     }
 
