@@ -415,7 +415,7 @@ WORDS = ["<pad>", "the", "was", "not", "but",
          "food", "service", "staff", "room", "music", "coffee", "view", "bed",
          "good", "great", "lovely", "excellent", "friendly", "tasty", "clean", "superb",
          "bad", "awful", "terrible", "rude", "bland", "dirty", "poor", "dull"]
-SUBJECT0, ADJECTIVE0, REVIEW_MAX_LEN = 5, 13, 9
+SUBJECT0, ADJECTIVE0, REVIEW_POSITIONS = 5, 13, 16
 
 
 def review(rng):
@@ -469,7 +469,7 @@ def classifier_steps():
     import random
     torch.manual_seed(13)  # PyTorch's own initialisation, then copied to the book
     d, heads, d_ff, batch, steps, lr = 32, 4, 64, 32, 20, 3e-3
-    model = ReviewClassifier(len(WORDS), REVIEW_MAX_LEN, d, heads, d_ff)
+    model = ReviewClassifier(len(WORDS), REVIEW_POSITIONS, d, heads, d_ff)
     model.train()  # dropout is 0; train mode keeps PyTorch off its inference fast path
     initial = {k: v.detach().clone() for k, v in model.named_parameters()}
     opt = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.999), eps=1e-8)
@@ -490,13 +490,13 @@ def classifier_steps():
     outputs = {"losses": torch.tensor(losses)}
     outputs.update({f"final.{k}": v for k, v in model.named_parameters()})
     write("classifier_steps",
-          f"chapter 12's review classifier (vocabulary {len(WORDS)}, {REVIEW_MAX_LEN} learned "
+          f"chapter 12's review classifier (vocabulary {len(WORDS)}, {REVIEW_POSITIONS} learned "
           f"positions, nn.TransformerEncoderLayer({d}, {heads}, {d_ff}, Post-LN, ReLU, "
           f"dropout 0), mean over real tokens, Linear({d}, 2)) from PyTorch's own "
           f"initialisation, trained {steps} steps with torch.optim.Adam(lr {lr}, betas "
           f"(0.9, 0.999), eps 1e-8) on batches of {batch} training reviews; the loss before "
           "each step and the parameters after the last",
-          {"vocab": len(WORDS), "max_len": REVIEW_MAX_LEN, "d": d, "heads": heads,
+          {"vocab": len(WORDS), "max_len": REVIEW_POSITIONS, "d": d, "heads": heads,
            "d_ff": d_ff, "batch": batch, "steps": steps, "lr": lr, "beta1": 0.9,
            "beta2": 0.999, "eps": 1e-8, "pad": 0},
           initial, inputs, outputs, {}, words=WORDS)

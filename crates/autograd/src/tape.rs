@@ -272,6 +272,7 @@ impl<T: Real> Tape<T> {
         self.len() == 0
     }
 
+    // ANCHOR: tape_backward
     /// Back-propagate from a 1×1 `loss`: the gradient of the loss with
     /// respect to every parameter.
     #[track_caller]
@@ -298,6 +299,7 @@ impl<T: Real> Tape<T> {
         }
         Grads { grads }
     }
+    // ANCHOR_END: tape_backward
 }
 
 impl<'t, T: Real> Var<'t, T> {

@@ -516,24 +516,12 @@ pub fn ids(t: &Tensor) -> Vec<usize> {
     t.data.iter().map(|&v| v as usize).collect()
 }
 
-/// A GPT-2-style model with dropout (`gpt_dropout`): the masks PyTorch drew
-/// are handed to the book's model, site by site; the loss is the model's
-/// own (next-token cross-entropy), and every parameter's gradient is compared.
-pub fn gpt_dropout(fix: &Fixture) -> Report {
-    let cfg = GptConfig {
-        vocab: config(fix, "vocab"),
-        max_len: config(fix, "max_len"),
-        d_model: config(fix, "d"),
-        heads: config(fix, "heads"),
-        d_ff: config(fix, "d_ff"),
-        layers: config(fix, "layers"),
-    };
-    let mut params = Params::new();
-    let gpt = Gpt::new(&mut params, cfg, &mut rng());
-    let mut linked = Linked::new(params);
+/// Link the GPT-2-style model's parameters (`gpt_dropout`) to a [`Gpt`].
+fn link_gpt(linked: &mut Linked, fix: &Fixture, layers: usize) {
     linked.param(fix, "wte.weight", "wte.table", Layout::Same);
     linked.param(fix, "wpe.weight", "wpe.table", Layout::Same);
-    for i in 0..cfg.layers {
+    for i in 0..layers {
+        // PyTorch's names and the book's share the prefix h.{i}.
         let (t, o) = (format!("h.{i}."), format!("h.{i}."));
         for ln in ["ln_1", "ln_2"] {
             linked.param(fix, &format!("{t}{ln}.weight"), &format!("{o}{ln}.gamma"), Layout::Same);
@@ -562,10 +550,37 @@ pub fn gpt_dropout(fix: &Fixture) -> Report {
             Layout::Transposed,
         );
         linked.param(fix, &format!("{t}attn.c_proj.bias"), &format!("{o}attn.w_o.b"), Layout::Same);
-        link_mlp(&mut linked, fix, &format!("{t}mlp."), &format!("{o}mlp"));
+        link_mlp(linked, fix, &format!("{t}mlp."), &format!("{o}mlp"));
     }
     linked.param(fix, "ln_f.weight", "ln_f.gamma", Layout::Same);
     linked.param(fix, "ln_f.bias", "ln_f.beta", Layout::Same);
+}
+
+/// Copy PyTorch's parameters of `gpt_dropout` into the parameters of a
+/// [`Gpt`] of the fixture's sizes; returns how many tensors were copied.
+pub fn load_gpt(fix: &Fixture, params: &mut Params<f64>) -> usize {
+    let mut linked = Linked::new(std::mem::take(params));
+    link_gpt(&mut linked, fix, config(fix, "layers"));
+    *params = linked.params;
+    fix.params.len()
+}
+
+/// A GPT-2-style model with dropout (`gpt_dropout`): the masks PyTorch drew
+/// are handed to the book's model, site by site; the loss is the model's
+/// own (next-token cross-entropy), and every parameter's gradient is compared.
+pub fn gpt_dropout(fix: &Fixture) -> Report {
+    let cfg = GptConfig {
+        vocab: config(fix, "vocab"),
+        max_len: config(fix, "max_len"),
+        d_model: config(fix, "d"),
+        heads: config(fix, "heads"),
+        d_ff: config(fix, "d_ff"),
+        layers: config(fix, "layers"),
+    };
+    let mut params = Params::new();
+    let gpt = Gpt::new(&mut params, cfg, &mut rng());
+    let mut linked = Linked::new(params);
+    link_gpt(&mut linked, fix, cfg.layers);
     let batch = fix.input("ids").shape[0];
     let (tokens, targets) = (ids(fix.input("ids")), ids(fix.input("targets")));
     let masks: Vec<Mat<f64>> =

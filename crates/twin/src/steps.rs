@@ -54,9 +54,9 @@ fn link_classifier(linked: &mut Linked, fix: &Fixture) {
     linked.param(fix, "head.bias", "head.b", Layout::Same);
 }
 
-/// The classifier of `fix` (`classifier_steps`) trained step by step on
-/// both kernel sets, against PyTorch.
-pub fn classifier_steps(fix: &Fixture) -> Steps {
+/// The classifier of `fix` (`classifier_steps`) with PyTorch's initial
+/// parameters, and how they link to PyTorch's.
+fn loaded(fix: &Fixture) -> (Classifier, Linked) {
     let cfg = ClassifierConfig {
         vocab: config(fix, "vocab"),
         pad: config(fix, "pad"),
@@ -68,15 +68,29 @@ pub fn classifier_steps(fix: &Fixture) -> Steps {
         positions: Some(config(fix, "max_len")),
         classes: 2,
     };
-    let steps = config(fix, "steps");
-    let c = |k: &str| fix.config[k];
     let mut linked = Linked::new(Params::new());
     let model = Classifier::new(&mut linked.params, cfg, &mut rng());
     link_classifier(&mut linked, fix);
+    (model, linked)
+}
+
+/// The classifier of `fix` with PyTorch's initial parameters.
+pub fn initial_classifier(fix: &Fixture) -> (Classifier, Params<f64>) {
+    let (model, linked) = loaded(fix);
+    (model, linked.params)
+}
+
+/// The classifier of `fix` (`classifier_steps`) trained step by step on
+/// both kernel sets, against PyTorch.
+pub fn classifier_steps(fix: &Fixture) -> Steps {
+    let steps = config(fix, "steps");
+    let c = |k: &str| fix.config[k];
+    let (model, linked) = loaded(fix);
     let torch_losses = fix.output("losses").data.clone();
     let mut losses = [Vec::new(), Vec::new()];
     let mut param_gaps: Vec<(String, f64)> = Vec::new();
     let mut params = 0;
+    // ANCHOR: twinned_loop
     for (k, kernels) in [Kernels::Plain, Kernels::Fused].into_iter().enumerate() {
         let mut p = linked.params.clone();
         let mut adam = Adam::new(&p, c("lr"), c("beta1"), c("beta2"), c("eps"));
@@ -92,6 +106,7 @@ pub fn classifier_steps(fix: &Fixture) -> Steps {
             };
             adam.step(&mut p, &grads);
         }
+        // ANCHOR_END: twinned_loop
         params = 0;
         for (torch, id, layout) in &linked.links {
             let want = convert(fix.output(&format!("final.{torch}")), *layout);
