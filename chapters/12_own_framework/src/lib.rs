@@ -76,5 +76,6 @@ pub fn run(opts: &Options, nb: &mut Notebook) {
     let runs = review_demo::train_all(setup, &seeds, &reviews::Training::new());
     review_demo::review_classifier(&runs, setup, &seeds, nb);
     review_demo::review_attention(&runs, &seeds, nb);
+    exercises::heads_view(opts.seed, nb);
     exercises::exercises(&runs, setup, &seeds, nb);
 }

@@ -10,7 +10,7 @@ use record::{Notebook, say, show};
 // ANCHOR: logsumexp
 /// `ln Σ_j e^{z_j}` as written.
 pub fn naive_log_sum_exp(z: &[f64]) -> f64 {
-    z.iter().map(|&v| libm::exp(v)).sum::<f64>().ln()
+    libm::log(z.iter().map(|&v| libm::exp(v)).sum::<f64>())
 }
 
 /// The same, shifted by the largest logit `m`: `m + ln Σ_j e^{z_j − m}`.
@@ -21,9 +21,32 @@ pub fn log_sum_exp(z: &[f64]) -> f64 {
     m + libm::log(z.iter().map(|&v| libm::exp(v - m)).sum::<f64>())
 }
 
-/// The loss of logits `z` for class `y`, and its gradient, from the
-/// framework's cross-entropy op.
-pub fn loss_and_gradient(z: &[f64], y: usize) -> (f64, Vec<f64>) {
+/// The loss built from primitives, `m + ln Σ_j e^{z_j − m} − z_y` with the
+/// row maximum `m` held constant, and the gradient autograd finds for it by
+/// going back through exp, the sum, ln and the pick of `z_y`.
+pub fn loss_from_primitives(z: &[f64], y: usize) -> (f64, Vec<f64>) {
+    let v = z.len();
+    let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut params = Params::new();
+    let id = params.add("z", Mat::from_fn(1, v, |_, j| z[j]));
+    let tape = Tape::new(&params);
+    let constant = |rows, cols, f: &dyn Fn(usize) -> f64| {
+        tape.input(Mat::from_fn(rows, cols, |i, j| f(i + j)))
+    };
+    let z_var = tape.param(id); // (1, V)
+    let sum = z_var.sub(constant(1, v, &|_| m)).exp().matmul(constant(v, 1, &|_| 1.0)); // (1, 1)
+    let lse = sum.ln().add(constant(1, 1, &|_| m)); // (1, 1)
+    let z_y = z_var.matmul(constant(v, 1, &|j| if j == y { 1.0 } else { 0.0 })); // (1, 1)
+    let loss = lse.sub(z_y);
+    let value = loss.scalar();
+    let grads = tape.backward(loss);
+    let g = grads.get(id).expect("z is used");
+    (value, (0..v).map(|j| g[(0, j)]).collect())
+}
+
+/// The loss and its gradient from the framework's cross-entropy op, whose
+/// backward writes `softmax(z) − onehot(y)` in one step.
+pub fn loss_from_op(z: &[f64], y: usize) -> (f64, Vec<f64>) {
     let mut params = Params::new();
     let id = params.add("z", Mat::from_fn(1, z.len(), |_, j| z[j]));
     let tape = Tape::new(&params);
@@ -42,7 +65,7 @@ pub fn finite_differences(z: &[f64], y: usize, h: f64) -> Vec<f64> {
             let mut down = z.to_vec();
             up[j] += h;
             down[j] -= h;
-            (loss_and_gradient(&up, y).0 - loss_and_gradient(&down, y).0) / (2.0 * h)
+            (loss_from_primitives(&up, y).0 - loss_from_primitives(&down, y).0) / (2.0 * h)
         })
         .collect()
 }
@@ -64,23 +87,26 @@ pub fn logsumexp(nb: &mut Notebook) {
         f64::MAX
     );
     say!(nb, "m + ln Σ e^(z − m), m = max: {s}");
-    let (loss, grad) = loss_and_gradient(&z, y);
+    let (loss, grad) = loss_from_primitives(&z, y);
     let l = nb.value("lse_loss", format!("{loss:.6}"));
-    say!(nb, "loss = logsumexp(z) − z_y = {l} (the framework's cross-entropy op)");
-    let softmax: Vec<f64> = z.iter().map(|&v| libm::exp(v - stable)).collect();
+    say!(nb, "loss = logsumexp(z) − z_y = {l}, built from sub, exp, a product, ln and add");
+    // the formula, from the shifted logits (z − m is exact here: whole numbers)
+    let m = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = z.iter().map(|&v| libm::exp(v - m)).collect();
+    let softmax: Vec<f64> = e.iter().map(|&x| x / e.iter().sum::<f64>()).collect();
     let expected: Vec<f64> =
         softmax.iter().enumerate().map(|(j, &p)| p - if j == y { 1.0 } else { 0.0 }).collect();
-    say!(nb, "gradient from backward:   {}", show::tuple(grad.iter().copied(), 6));
-    say!(nb, "softmax(z) − onehot(y):   {}", show::tuple(expected.iter().copied(), 6));
+    say!(nb, "autograd through those ops: {}", show::tuple(grad.iter().copied(), 6));
+    say!(nb, "softmax(z) − onehot(y):     {}", show::tuple(expected.iter().copied(), 6));
     let fd = finite_differences(&z, y, 1e-5);
     say!(nb, "finite differences, h = 1e-5: {}", show::tuple(fd.iter().copied(), 6));
-    let formula_gap =
-        grad.iter().zip(&expected).fold(0.0, |m, (a, b)| blocks::worse(m, (a - b).abs()));
-    let fd_gap = grad.iter().zip(&fd).fold(0.0, |m, (a, b)| blocks::worse(m, (a - b).abs()));
-    let fg = nb.value("lse_grad_formula_gap", show::sci(formula_gap, 1));
-    let fdg = nb.value("lse_grad_fd_gap", show::sci(fd_gap, 1));
-    say!(
-        nb,
-        "largest difference: backward vs the formula {fg}; backward vs finite differences {fdg}"
-    );
+    let (_, op) = loss_from_op(&z, y);
+    let gap = |a: &[f64], b: &[f64]| {
+        a.iter().zip(b).fold(0.0, |m, (x, y)| blocks::worse(m, (x - y).abs()))
+    };
+    let fg = nb.value("lse_grad_formula_gap", show::sci(gap(&grad, &expected), 1));
+    let fdg = nb.value("lse_grad_fd_gap", show::sci(gap(&grad, &fd), 1));
+    let og = nb.value("lse_grad_op_gap", show::sci(gap(&grad, &op), 1));
+    say!(nb, "largest difference from autograd's: the formula {fg}, finite differences {fdg},");
+    say!(nb, "the cross-entropy op (which writes the formula into its backward) {og}");
 }

@@ -33,7 +33,7 @@ pub fn rsqrt<'t>(x: Var<'t, f64>) -> Var<'t, f64> {
 /// Each row's mean, repeated across the row: `x · (1/d)·𝟙𝟙ᵀ`, a product
 /// with a constant (d, d) matrix — how a framework without a row-sum op
 /// reduces and broadcasts at once.
-fn row_mean<'t>(x: Var<'t, f64>) -> Var<'t, f64> {
+pub fn row_mean<'t>(x: Var<'t, f64>) -> Var<'t, f64> {
     let d = x.shape().1;
     x.matmul(filled(x.tape(), d, d, 1.0 / d as f64))
 }
@@ -110,7 +110,7 @@ pub fn identities(seed: u64, nb: &mut Notebook) {
         nb,
         "  largest difference: value {g_val}, gradient {g_grad} (the op's hand-written derivative against autograd through the composition)"
     );
-    // 1/√x over 13 decades
+    // 1/√x over 12 decades
     let xs = Mat::from_fn(1201, 1, |i, _| libm::pow(10.0, -6.0 + i as f64 * 0.01));
     let (r, dr) = value_and_grad(&xs, &ones, rsqrt);
     let rel = (0..xs.nrows()).fold(0.0, |m: f64, i| {
@@ -147,11 +147,11 @@ pub fn identities(seed: u64, nb: &mut Notebook) {
         nb,
         "softmax built from exp, ln and products, with a constant m subtracted from each row ({n}×{d} logits):"
     );
-    let mut worst = 0.0;
+    let (mut worst_value, mut worst_grad) = (0.0, 0.0);
     for (name, m) in &shifts {
         let (s, ds) = value_and_grad(&x, &probe, |x| softmax_from_primitives(x, m));
         let (v, g) = (gap(&s, &op), gap(&ds, &d_op));
-        worst = blocks::worse(worst, blocks::worse(v, g));
+        (worst_value, worst_grad) = (blocks::worse(worst_value, v), blocks::worse(worst_grad, g));
         say!(
             nb,
             "  m = {name:<24} value {}, gradient {} from the framework's softmax",
@@ -159,10 +159,11 @@ pub fn identities(seed: u64, nb: &mut Notebook) {
             show::sci(g, 1)
         );
     }
-    let w = nb.value("shift_gap", show::sci(worst, 1));
+    let v = nb.value("shift_value_gap", show::sci(worst_value, 1));
+    let g = nb.value("shift_grad_gap", show::sci(worst_grad, 1));
     say!(
         nb,
-        "the gradient is the same whatever m is (largest gap {w}): ∂/∂m of softmax(x − m) is 0, so m may be held constant"
+        "whatever m is, the values are within {v} and the gradients within {g} of the op's: ∂/∂m of softmax(x − m) is 0, so m may be held constant"
     );
     // and at logits near 1000, only the row max keeps exp finite
     let big = Mat::from_fn(1, 3, |_, j| 1000.0 - j as f64);

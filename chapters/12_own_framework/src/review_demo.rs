@@ -316,7 +316,8 @@ pub fn review_attention(runs: &[Vec<Trained>], seeds: &[u64], nb: &mut Notebook)
         .collect();
     let on_bad = nb.value("bad_top_rows", top.iter().filter(|&&t| t == "bad").count().to_string());
     say!(nb, "seed {}, \"{sentence}\", heads averaged: each query's most-weighted key", seeds[0]);
-    say!(nb, "  {} ({on_bad} of {} queries look most at \"bad\")", top.join(", "), words.len());
+    let queries = nb.value("sentence_tokens", words.len().to_string());
+    say!(nb, "  {} ({on_bad} of {queries} queries look most at \"bad\")", top.join(", "));
     nb.figure(
         "contrast_weights",
         Heatmap {

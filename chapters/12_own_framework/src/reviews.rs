@@ -7,7 +7,8 @@
 //! contrast   the food was good but the service was bad → negative (the clause after "but")
 //! ```
 //! A contrast sentence and the one with its clauses swapped hold the same
-//! words, once each, and carry opposite labels: only order tells them apart.
+//! words, as often each, and carry opposite labels: only order tells them
+//! apart.
 //!
 //! Held out: a quarter of the (subject, adjective) pairs. Training sentences
 //! use only the other pairs; every test sentence is made of held-out pairs
@@ -51,7 +52,8 @@ fn adjective_id(a: usize) -> usize {
     FIXED.len() + SUBJECTS.len() + a
 }
 
-fn positive(a: usize) -> bool {
+/// Whether adjective `a` is positive.
+pub fn positive(a: usize) -> bool {
     a < POSITIVE.len()
 }
 
@@ -129,6 +131,15 @@ pub fn held_out(s: usize, a: usize) -> bool {
     (s + a).is_multiple_of(4)
 }
 // ANCHOR_END: grammar
+
+/// A contrast whose first clause is negated: `the S₁ was not A₁ but the S₂
+/// was A₂`, the label still the second clause's.
+pub fn negated_first(first: Pair, second: Pair) -> Review {
+    let mut ids = clause(first.0, first.1, true);
+    ids.push(BUT);
+    ids.extend(clause(second.0, second.1, false));
+    Review { kind: Kind::Contrast, ids, label: positive(second.1) as usize }
+}
 
 /// The pairs on one side of the split: the positive ones, the negative ones.
 fn pairs(test: bool) -> (Vec<Pair>, Vec<Pair>) {

@@ -80,33 +80,47 @@ pub fn initial_classifier(fix: &Fixture) -> (Classifier, Params<f64>) {
     (model, linked.params)
 }
 
+// ANCHOR: twinned_loop
+/// The book's side of the twin run: from PyTorch's initial parameters, one
+/// Adam step on each of the fixture's batches in turn (on `kernels`);
+/// returns the loss before every step and the parameters after the last.
+pub fn train_like_pytorch(
+    fix: &Fixture,
+    model: &Classifier,
+    initial: &Params<f64>,
+    kernels: Kernels,
+) -> (Vec<f64>, Params<f64>) {
+    let c = |k: &str| fix.config[k];
+    let mut params = initial.clone();
+    let mut adam = Adam::new(&params, c("lr"), c("beta1"), c("beta2"), c("eps"));
+    let mut losses = Vec::new();
+    for step in 0..config(fix, "steps") {
+        let tokens = ids(fix.input(&format!("ids_{step:02}")));
+        let labels = ids(fix.input(&format!("labels_{step:02}")));
+        let grads = {
+            let tape = Tape::with_kernels(&params, kernels);
+            let out = model.forward(&tape, &tokens, labels.len()).expect("within max_len");
+            let loss = out.logits.cross_entropy(&labels, None, Smoothing::None);
+            losses.push(loss.scalar());
+            tape.backward(loss)
+        };
+        adam.step(&mut params, &grads);
+    }
+    (losses, params)
+}
+// ANCHOR_END: twinned_loop
+
 /// The classifier of `fix` (`classifier_steps`) trained step by step on
 /// both kernel sets, against PyTorch.
 pub fn classifier_steps(fix: &Fixture) -> Steps {
-    let steps = config(fix, "steps");
-    let c = |k: &str| fix.config[k];
     let (model, linked) = loaded(fix);
     let torch_losses = fix.output("losses").data.clone();
     let mut losses = [Vec::new(), Vec::new()];
     let mut param_gaps: Vec<(String, f64)> = Vec::new();
     let mut params = 0;
-    // ANCHOR: twinned_loop
     for (k, kernels) in [Kernels::Plain, Kernels::Fused].into_iter().enumerate() {
-        let mut p = linked.params.clone();
-        let mut adam = Adam::new(&p, c("lr"), c("beta1"), c("beta2"), c("eps"));
-        for step in 0..steps {
-            let tokens = ids(fix.input(&format!("ids_{step:02}")));
-            let labels = ids(fix.input(&format!("labels_{step:02}")));
-            let grads = {
-                let tape = Tape::with_kernels(&p, kernels);
-                let out = model.forward(&tape, &tokens, labels.len()).expect("within max_len");
-                let loss = out.logits.cross_entropy(&labels, None, Smoothing::None);
-                losses[k].push(loss.scalar());
-                tape.backward(loss)
-            };
-            adam.step(&mut p, &grads);
-        }
-        // ANCHOR_END: twinned_loop
+        let (run, p) = train_like_pytorch(fix, &model, &linked.params, kernels);
+        losses[k] = run;
         params = 0;
         for (torch, id, layout) in &linked.links {
             let want = convert(fix.output(&format!("final.{torch}")), *layout);

@@ -99,6 +99,7 @@ impl Weights {
 /// `q` is (B·S_q, D), `k` and `v` are (B·S_k, D); `keep` (optional) is
 /// (B·S_q, S_k), 1 = may look, shared by all heads of a sequence. A query
 /// whose every key is dropped gets zero weights and a zero context.
+// ANCHOR: attention_op
 #[track_caller]
 pub fn attention<'t, T: Real>(
     q: Var<'t, T>,
@@ -134,3 +135,4 @@ pub fn attention<'t, T: Real>(
     let context = probs.bmm(v_h, batch * heads, false).combine_heads(batch, heads); // (B·S_q, D)
     Attended { context, weights: Weights::new(probs.id(), shape, Layout::Rows) }
 }
+// ANCHOR_END: attention_op
