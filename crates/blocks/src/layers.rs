@@ -47,21 +47,41 @@ impl LayerNorm {
 // ANCHOR_END: layer_norm
 
 // ANCHOR: feed_forward
-/// `ReLU(x·W₁ + b₁)·W₂ + b₂`.
+/// `act(x·W₁ + b₁)·W₂ + b₂`, with `act` ReLU (the paper) or GELU (BERT,
+/// GPT-2).
 #[derive(Clone, Debug)]
 pub struct FeedForward {
     pub up: Linear,
     pub down: Linear,
+    pub act: Activation,
 }
 
 impl FeedForward {
     pub fn forward(&self, x: &Mat<f64>) -> Mat<f64> {
         let h = self.up.forward(x);
-        let h = Mat::from_fn(h.nrows(), h.ncols(), |i, j| h[(i, j)].max(0.0));
+        let h = Mat::from_fn(h.nrows(), h.ncols(), |i, j| self.act.apply(h[(i, j)]));
         self.down.forward(&h)
     }
 }
 // ANCHOR_END: feed_forward
+
+/// The feed-forward network's nonlinearity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// `max(0, x)`.
+    Relu,
+    /// `x·Φ(x) = ½x(1 + erf(x/√2))`, the exact GELU (BERT's).
+    GeluErf,
+}
+
+impl Activation {
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            Activation::Relu => x.max(0.0),
+            Activation::GeluErf => 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2)),
+        }
+    }
+}
 
 /// Multi-head attention with its four projections.
 #[derive(Clone, Debug)]
@@ -120,13 +140,24 @@ pub struct EncoderLayer {
 
 impl EncoderLayer {
     pub fn forward(&self, x: &Mat<f64>, keep: Option<&Mat<f64>>) -> Mat<f64> {
+        self.forward_with_weights(x, keep).0
+    }
+
+    /// The output and every head's attention.
+    pub fn forward_with_weights(
+        &self,
+        x: &Mat<f64>,
+        keep: Option<&Mat<f64>>,
+    ) -> (Mat<f64>, Vec<Attention>) {
         if self.post {
-            let x = self.ln1.forward(&add(x, &self.attn.forward(x, x, keep).0));
-            self.ln2.forward(&add(&x, &self.ff.forward(&x)))
+            let (a, heads) = self.attn.forward(x, x, keep);
+            let x = self.ln1.forward(&add(x, &a));
+            (self.ln2.forward(&add(&x, &self.ff.forward(&x))), heads)
         } else {
             let h = self.ln1.forward(x);
-            let x = add(x, &self.attn.forward(&h, &h, keep).0);
-            add(&x, &self.ff.forward(&self.ln2.forward(&x)))
+            let (a, heads) = self.attn.forward(&h, &h, keep);
+            let x = add(x, &a);
+            (add(&x, &self.ff.forward(&self.ln2.forward(&x))), heads)
         }
     }
 }

@@ -54,7 +54,11 @@ impl ToBlocks for MultiHeadAttention {
 impl ToBlocks for FeedForward {
     type Blocks = b::FeedForward;
     fn to_blocks(&self, p: &Params<f64>) -> b::FeedForward {
-        b::FeedForward { up: self.up.to_blocks(p), down: self.down.to_blocks(p) }
+        b::FeedForward {
+            up: self.up.to_blocks(p),
+            down: self.down.to_blocks(p),
+            act: b::Activation::Relu,
+        }
     }
 }
 
