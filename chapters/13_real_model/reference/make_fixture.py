@@ -51,6 +51,22 @@ SENTENCES = [
     "今天股市大跌。",
 ]
 
+# Strings that only the tokenizer sees (their ids are recorded, nothing
+# else): accents, control and format characters, other scripts' marks,
+# Unicode punctuation, a word over 100 characters, white space of all kinds,
+# an ideograph just outside the ranges the tokenizer splits.
+TOKENIZER_CHECKS = [
+    "Café naïve coöperate résumé",
+    "cat\x0bdog and\x85more",
+    "co\u00adoperate zero\u200bwidth",
+    "हिन्दी",
+    "«Hello» — world… ¿Qué?",
+    "a" * 120 + " word",
+    "Straße ÅNGSTRÖM",
+    "\U0002B820 is rare",
+    "\t tabs\nand\r\nnewlines ",
+]
+
 
 def main(model_dir):
     weights = os.path.join(model_dir, "model.safetensors")
@@ -60,6 +76,7 @@ def main(model_dir):
     model.eval()
     tokenizer = model.tokenizer
     tokens = [tokenizer(s)["input_ids"] for s in SENTENCES]
+    checks = [[s, tokenizer(s)["input_ids"]] for s in TOKENIZER_CHECKS]
     with torch.no_grad():
         e32 = model.encode(SENTENCES, convert_to_tensor=True, normalize_embeddings=False)
         model64 = model.to(torch.float64)
@@ -80,6 +97,7 @@ def main(model_dir):
         },
         "sentences": SENTENCES,
         "tokens": tokens,
+        "tokenizer_checks": checks,
         "embeddings_f32": [[float(x) for x in row] for row in e32.tolist()],
         "embeddings_f64": [[float(x) for x in row] for row in e64.tolist()],
         "first": {

@@ -53,16 +53,17 @@ impl Bert {
     /// W as (out, in) and computes `x·Wᵀ`; `blocks` computes `x·W` with W
     /// (in, out), so every linear weight is transposed on the way in.
     pub fn load(w: &Weights, cfg: Config) -> Result<Bert, String> {
-        let linear = |name: &str| -> Result<Linear, String> {
+        let (d, f) = (cfg.d_model, cfg.d_ff);
+        let linear = |name: &str, d_in: usize, d_out: usize| -> Result<Linear, String> {
             Ok(Linear {
-                w: w.matrix(&format!("{name}.weight"))?.transpose().to_owned(),
-                b: w.row(&format!("{name}.bias"))?,
+                w: w.matrix(&format!("{name}.weight"), (d_out, d_in))?.transpose().to_owned(),
+                b: w.row(&format!("{name}.bias"), d_out)?,
             })
         };
         let norm = |name: &str| -> Result<LayerNorm, String> {
             Ok(LayerNorm {
-                gamma: w.row(&format!("{name}.weight"))?,
-                beta: w.row(&format!("{name}.bias"))?,
+                gamma: w.row(&format!("{name}.weight"), d)?,
+                beta: w.row(&format!("{name}.bias"), d)?,
                 eps: EPS,
             })
         };
@@ -71,16 +72,16 @@ impl Bert {
                 let at = |part: &str| format!("encoder.layer.{i}.{part}");
                 Ok(EncoderLayer {
                     attn: MultiHeadAttention {
-                        w_q: linear(&at("attention.self.query"))?,
-                        w_k: linear(&at("attention.self.key"))?,
-                        w_v: linear(&at("attention.self.value"))?,
-                        w_o: linear(&at("attention.output.dense"))?,
+                        w_q: linear(&at("attention.self.query"), d, d)?,
+                        w_k: linear(&at("attention.self.key"), d, d)?,
+                        w_v: linear(&at("attention.self.value"), d, d)?,
+                        w_o: linear(&at("attention.output.dense"), d, d)?,
                         heads: cfg.heads,
                     },
                     ln1: norm(&at("attention.output.LayerNorm"))?,
                     ff: FeedForward {
-                        up: linear(&at("intermediate.dense"))?,
-                        down: linear(&at("output.dense"))?,
+                        up: linear(&at("intermediate.dense"), d, f)?,
+                        down: linear(&at("output.dense"), f, d)?,
                         act: Activation::GeluErf,
                     },
                     ln2: norm(&at("output.LayerNorm"))?,
@@ -90,9 +91,9 @@ impl Bert {
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Bert {
             cfg,
-            word: w.matrix("embeddings.word_embeddings.weight")?,
-            position: w.matrix("embeddings.position_embeddings.weight")?,
-            token_type: w.matrix("embeddings.token_type_embeddings.weight")?,
+            word: w.matrix("embeddings.word_embeddings.weight", (cfg.vocab, d))?,
+            position: w.matrix("embeddings.position_embeddings.weight", (cfg.max_positions, d))?,
+            token_type: w.matrix("embeddings.token_type_embeddings.weight", (2, d))?,
             embed_ln: norm("embeddings.LayerNorm")?,
             layers,
         })

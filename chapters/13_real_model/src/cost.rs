@@ -30,10 +30,17 @@ pub fn cost(
     nb.demo("cost", "The cost of one forward pass");
     let ids = vocab.encode(sentence);
     let real = all_real(&ids);
-    let f = flops(bert.cfg, ids.len());
-    let f = nb.value("forward_flops", show::grouped(f));
-    let per_token =
-        nb.value("flops_per_token", show::grouped(flops(bert.cfg, ids.len()) / ids.len()));
+    let total = flops(bert.cfg, ids.len());
+    let tokens = nb.value("first_tokens", ids.len().to_string());
+    let f = nb.value("forward_flops", show::grouped(total));
+    let per_token = nb.value("flops_per_token", show::grouped(total / ids.len()));
+    say!(nb, "\"{sentence}\": {tokens} tokens, {f} FLOPs in products, {per_token} per token");
+    let n = nb.value("params_in_products", show::grouped(params));
+    let two_n = nb.value("two_n", show::grouped(2 * params));
+    say!(
+        nb,
+        "the layers' weight matrices hold N = {n} numbers, each one multiply-add per token: 2N = {two_n}"
+    );
     bert.sentence_embedding(&ids, &real); // once, untimed
     let mut times: Vec<f64> = (0..repeats)
         .map(|_| {
@@ -43,17 +50,11 @@ pub fn cost(
         })
         .collect();
     times.sort_by(f64::total_cmp);
-    let median = std::time::Duration::from_secs_f64(times[times.len() / 2]);
-    let n = nb.value("params_in_products", show::grouped(params));
-    let two_n = nb.value("two_n", show::grouped(2 * params));
-    say!(nb, "\"{sentence}\": {} tokens, {f} FLOPs in products, {per_token} per token", ids.len());
+    let median = times[times.len() / 2];
+    let speed = nb.measured(format!("{:.2}", total as f64 / median / 1e9));
+    let median = nb.timing(std::time::Duration::from_secs_f64(median));
     say!(
         nb,
-        "the layers' weight matrices hold N = {n} numbers, each one multiply-add per token: 2N = {two_n}"
-    );
-    say!(
-        nb,
-        "time of one forward pass in f64 (blocks, one thread), median of {repeats}: {}",
-        nb.timing(median)
+        "time of one forward pass in f64 (blocks, one sentence, one thread), median of {repeats}: {median}, {speed} GFLOP/s"
     );
 }

@@ -32,8 +32,9 @@ pub struct Options {
     #[arg(long, value_name = "DIR", default_value_os_t = weights::default_dir(), value_parser = weights::model_dir)]
     pub model: PathBuf,
 
-    /// A sentence of your own: its tokens, and its similarity to the chapter's sentences.
-    #[arg(long)]
+    /// A sentence of your own: its tokens, and its similarity to the chapter's sentences
+    /// (cut at 256 tokens, as the library cuts it).
+    #[arg(long, value_parser = not_blank)]
     pub sentence: Option<String>,
 
     /// Timed forward passes, after one untimed (the median is printed).
@@ -45,6 +46,15 @@ pub struct Options {
     pub figures: Option<PathBuf>,
 }
 
+/// `--sentence` must hold something to embed.
+fn not_blank(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        Err("give a sentence with some words in it".into())
+    } else {
+        Ok(s.to_owned())
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options::parse_from(["ch13_real_model"])
@@ -52,14 +62,12 @@ impl Default for Options {
 }
 
 pub fn run(opts: &Options, nb: &mut Notebook) {
-    let files = weights::Weights::read(&opts.model.join("model.safetensors"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let vocab_text = std::fs::read_to_string(opts.model.join("vocab.txt"))
-        .unwrap_or_else(|e| panic!("vocab.txt: {e}"));
-    let vocab = wordpiece::WordPiece::from_vocab(&vocab_text)
-        .expect("vocab.txt holds BERT's special tokens");
+    // the `--model` parser has checked all of this already (exit code 2)
+    let files = weights::Weights::read(&opts.model.join("model.safetensors")).expect("checked");
+    let vocab_text = std::fs::read_to_string(opts.model.join("vocab.txt")).expect("checked");
+    let vocab = wordpiece::WordPiece::from_vocab(&vocab_text).expect("checked");
     let cfg = bert::Config::MINILM;
-    let mut model = bert::Bert::load(&files, cfg).unwrap_or_else(|e| panic!("{e}"));
+    let mut model = bert::Bert::load(&files, cfg).expect("checked");
     let reference = reference::Reference::load();
     loading::loading(&files, cfg, nb);
     // the numbers that enter products: every layer's weight matrices (the

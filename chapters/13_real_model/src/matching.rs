@@ -35,9 +35,33 @@ pub fn tokens(vocab: &WordPiece, reference: &Reference, nb: &mut Notebook) {
             if &ids == want { "" } else { "   ≠ the library's" }
         );
     }
-    let n = reference.sentences.len();
-    let same = nb.value("tokens_same", format!("{same} of {n}"));
-    say!(nb, "ids equal to the library's: {same} sentences");
+    let n = nb.value("sentences", reference.sentences.len().to_string());
+    let same = nb.value("tokens_same", same.to_string());
+    say!(nb, "ids equal to the library's: {same} of {n} sentences");
+    say!(
+        nb,
+        "strings only the tokenizer sees (accents, control and format characters, other scripts,"
+    );
+    say!(
+        nb,
+        "punctuation, a 120-letter word, white space, an ideograph outside the split ranges):"
+    );
+    let mut checks_same = 0;
+    for (text, want) in &reference.tokenizer_checks {
+        let ids = vocab.encode(text);
+        checks_same += usize::from(&ids == want);
+        let pieces: Vec<&str> = ids.iter().map(|&i| vocab.token(i)).collect();
+        let shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
+        say!(
+            nb,
+            "  \"{shown}\" → {}{}",
+            pieces.join(" "),
+            if &ids == want { "" } else { "   ≠ the library's" }
+        );
+    }
+    let c = nb.value("checks_same", checks_same.to_string());
+    let m = nb.value("checks", reference.tokenizer_checks.len().to_string());
+    say!(nb, "ids equal to the library's: {c} of {m}");
     let unk = reference.tokens.iter().flatten().filter(|&&i| i == vocab.unk).count();
     nb.value("unk_total", unk.to_string());
     nb.value("vocab_size", show::grouped(vocab.len()));

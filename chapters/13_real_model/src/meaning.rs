@@ -73,6 +73,20 @@ pub fn similarity(bert: &Bert, vocab: &WordPiece, sentences: &[String], nb: &mut
         show::num(sim[6][0], 3),
         show::num(sim[7][2], 3)
     );
+    // what the two Chinese sentences share, spelled out: [UNK]s and a full stop
+    let control = "[CLS] [UNK] [UNK] [UNK] [UNK] [UNK] [UNK] 。 [SEP]";
+    let ids: Vec<usize> = (0..6).map(|_| vocab.unk).chain([vocab.encode("。")[1]]).collect();
+    let ids: Vec<usize> = [vocab.cls].into_iter().chain(ids).chain([vocab.sep]).collect();
+    let e = bert.sentence_embedding(&ids, &all_real(&ids));
+    let with = |i: usize| {
+        let t = vocab.encode(&sentences[i]);
+        cosine(&e, &bert.sentence_embedding(&t, &all_real(&t)))
+    };
+    let (c7, c8) = (
+        nb.value("cos_unk_s7", show::num(with(6), 3)),
+        nb.value("cos_unk_s8", show::num(with(7), 3)),
+    );
+    say!(nb, "{control}, against s7 {c7} and s8 {c8}");
     let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
     let values: Vec<Vec<f64>> =
         sim.iter().map(|r| r.iter().map(|v| v.max(0.0)).collect()).collect();
@@ -94,6 +108,10 @@ pub fn similarity(bert: &Bert, vocab: &WordPiece, sentences: &[String], nb: &mut
     );
 }
 
+/// The longest input sentence-transformers gives this model
+/// (`sentence_bert_config.json`'s max_seq_length).
+pub const MAX_TOKENS: usize = 256;
+
 /// `--sentence`: the reader's sentence, its tokens, and its cosine with each
 /// of the chapter's sentences.
 pub fn yours(
@@ -104,14 +122,12 @@ pub fn yours(
     nb: &mut Notebook,
 ) {
     nb.demo("yours", "Your sentence");
-    let ids = vocab.encode(sentence);
-    if ids.len() > bert.cfg.max_positions {
-        eprintln!(
-            "error: --sentence is {} tokens long; the model has positions for {}",
-            ids.len(),
-            bert.cfg.max_positions
-        );
-        std::process::exit(2);
+    let mut ids = vocab.encode(sentence);
+    if ids.len() > MAX_TOKENS {
+        // as the library does (its max_seq_length): the first 255, then [SEP]
+        ids.truncate(MAX_TOKENS - 1);
+        ids.push(vocab.sep);
+        say!(nb, "(cut at {MAX_TOKENS} tokens, as sentence-transformers cuts it)");
     }
     let pieces: Vec<&str> = ids.iter().map(|&i| vocab.token(i)).collect();
     say!(nb, "{sentence}");

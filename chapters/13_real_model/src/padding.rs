@@ -4,11 +4,13 @@
 //! mask they do not.
 
 use blocks::worse;
-use faer::Mat;
 use record::{Notebook, say, show};
 
 use crate::bert::Bert;
 use crate::wordpiece::WordPiece;
+
+/// The common length every sentence is padded to.
+pub const PADDED: usize = 16;
 
 // ANCHOR: padded
 /// A sentence padded to `len` with `[PAD]`; its embedding with the padding
@@ -37,24 +39,27 @@ pub fn padded_embedding(
 // ANCHOR_END: padded
 
 pub fn padding(bert: &Bert, vocab: &WordPiece, sentences: &[String], nb: &mut Notebook) {
-    nb.demo("padding", "Padding on a real model: a padded batch, with and without the mask");
+    nb.demo(
+        "padding",
+        "Padding on a real model: sentences padded to one length, with and without the mask",
+    );
     let ids: Vec<Vec<usize>> = sentences.iter().map(|s| vocab.encode(s)).collect();
-    let len = ids.iter().map(Vec::len).max().unwrap_or(0);
-    say!(nb, "{} sentences padded to {len} tokens", ids.len());
+    let len = nb.value("padded_len", PADDED.to_string());
+    say!(nb, "{} sentences padded to a common length of {len} tokens", ids.len());
     let (mut with_mask, mut without) = (0.0, 0.0);
     for (s, t) in sentences.iter().zip(&ids) {
         let alone = bert.sentence_embedding(t, &vec![true; t.len()]);
         let gap = |e: Vec<f64>| e.iter().zip(&alone).fold(0.0, |m, (a, b)| worse(m, (a - b).abs()));
         let (m, u) = (
-            gap(padded_embedding(bert, vocab, t, len, true)),
-            gap(padded_embedding(bert, vocab, t, len, false)),
+            gap(padded_embedding(bert, vocab, t, PADDED, true)),
+            gap(padded_embedding(bert, vocab, t, PADDED, false)),
         );
         (with_mask, without) = (worse(with_mask, m), worse(without, u));
         say!(
             nb,
             "  {s:<46} {:>2} + {} [PAD]: masked {}, unmasked {}",
             t.len(),
-            len - t.len(),
+            PADDED - t.len(),
             show::sci(m, 1),
             show::sci(u, 1)
         );
@@ -62,5 +67,4 @@ pub fn padding(bert: &Bert, vocab: &WordPiece, sentences: &[String], nb: &mut No
     let m = nb.value("padding_masked_gap", show::sci(with_mask, 1));
     let u = nb.value("padding_unmasked_gap", show::sci(without, 1));
     say!(nb, "largest difference from the sentence alone: {m} with the mask, {u} without");
-    let _ = Mat::<f64>::zeros(0, 0);
 }

@@ -11,6 +11,8 @@ pub struct Reference {
     pub sentences: Vec<String>,
     /// The library tokenizer's ids, `[CLS] … [SEP]`.
     pub tokens: Vec<Vec<usize>>,
+    /// Strings only the tokenizer sees, with the library's ids.
+    pub tokenizer_checks: Vec<(String, Vec<usize>)>,
     /// Sentence embeddings: the library as users run it (f32), and with the
     /// model cast to f64.
     pub embeddings_f32: Vec<Vec<f64>>,
@@ -48,6 +50,15 @@ impl Reference {
                 .expect("tokens")
                 .iter()
                 .map(|t| numbers(t).iter().map(|&x| x as usize).collect())
+                .collect(),
+            tokenizer_checks: v["tokenizer_checks"]
+                .as_array()
+                .expect("tokenizer checks")
+                .iter()
+                .map(|pair| {
+                    let text = pair[0].as_str().expect("a string").to_owned();
+                    (text, numbers(&pair[1]).iter().map(|&x| x as usize).collect())
+                })
                 .collect(),
             embeddings_f32: rows(&v["embeddings_f32"]),
             embeddings_f64: rows(&v["embeddings_f64"]),

@@ -20,10 +20,12 @@ pub fn default_dir() -> PathBuf {
 /// The fetch command (the README's), for the message when the model is missing.
 pub const FETCH: &str = "sh ci/fetch_model.sh";
 
-/// The `--model` parser: a directory holding the two files the chapter reads.
+/// The `--model` parser: a directory holding the files the chapter reads,
+/// and holding the model it expects — every error a sentence, so that
+/// a wrong directory is exit code 2 before any demo runs, never a panic.
 pub fn model_dir(s: &str) -> Result<PathBuf, String> {
     let dir = PathBuf::from(s);
-    for file in ["model.safetensors", "vocab.txt"] {
+    for file in ["model.safetensors", "vocab.txt", "config.json"] {
         if !dir.join(file).is_file() {
             return Err(format!(
                 "{} has no {file}: the model is not fetched. From the repository root, run\n  {FETCH}",
@@ -31,7 +33,43 @@ pub fn model_dir(s: &str) -> Result<PathBuf, String> {
             ));
         }
     }
+    check(&dir).map_err(|why| format!("{}: {why}", dir.display()))?;
     Ok(dir)
+}
+
+/// The sizes `config.json` gives must be the model the chapter describes,
+/// the vocabulary must hold BERT's special tokens and one row of the token
+/// table per word, and every tensor the chapter reads must have its shape.
+pub fn check(dir: &Path) -> Result<(), String> {
+    let config = std::fs::read_to_string(dir.join("config.json"))
+        .map_err(|e| format!("config.json: {e}"))?;
+    let config: serde_json::Value =
+        serde_json::from_str(&config).map_err(|e| format!("config.json: {e}"))?;
+    let cfg = crate::bert::Config::MINILM;
+    for (key, want) in [
+        ("vocab_size", cfg.vocab),
+        ("max_position_embeddings", cfg.max_positions),
+        ("hidden_size", cfg.d_model),
+        ("num_attention_heads", cfg.heads),
+        ("intermediate_size", cfg.d_ff),
+        ("num_hidden_layers", cfg.layers),
+    ] {
+        let got = config[key].as_u64().map(|v| v as usize);
+        if got != Some(want) {
+            return Err(format!(
+                "config.json gives {key} = {got:?}; this chapter is written for all-MiniLM-L6-v2, {want}"
+            ));
+        }
+    }
+    let vocab = std::fs::read(dir.join("vocab.txt")).map_err(|e| format!("vocab.txt: {e}"))?;
+    let vocab = String::from_utf8(vocab).map_err(|_| "vocab.txt is not UTF-8".to_owned())?;
+    let words = crate::wordpiece::WordPiece::from_vocab(&vocab)
+        .ok_or("vocab.txt lacks [UNK], [CLS], [SEP] or [PAD]")?;
+    if words.len() != cfg.vocab {
+        return Err(format!("vocab.txt has {} words, the model {}", words.len(), cfg.vocab));
+    }
+    let w = Weights::read(&dir.join("model.safetensors"))?;
+    crate::bert::Bert::load(&w, cfg).map(|_| ())
 }
 
 /// One tensor's name, shape and numbers (as f64).
@@ -77,19 +115,22 @@ impl Weights {
         self.tensors.get(name).ok_or_else(|| format!("the file has no tensor {name}"))
     }
 
-    /// A 2-D tensor as stored: (rows, cols).
-    pub fn matrix(&self, name: &str) -> Result<Mat<f64>, String> {
+    /// A 2-D tensor as stored, (rows, cols), which must be `shape`.
+    pub fn matrix(&self, name: &str, shape: (usize, usize)) -> Result<Mat<f64>, String> {
         let t = self.get(name)?;
-        let [rows, cols] = t.shape[..] else {
-            return Err(format!("{name} is not 2-D: {:?}", t.shape));
-        };
+        let (rows, cols) = shape;
+        if t.shape != [rows, cols] {
+            return Err(format!("{name} has shape {:?}, not [{rows}, {cols}]", t.shape));
+        }
         Ok(Mat::from_fn(rows, cols, |i, j| t.data[i * cols + j]))
     }
 
-    /// A 1-D tensor as one row (1, n).
-    pub fn row(&self, name: &str) -> Result<Mat<f64>, String> {
+    /// A 1-D tensor of `n` numbers as one row (1, n).
+    pub fn row(&self, name: &str, n: usize) -> Result<Mat<f64>, String> {
         let t = self.get(name)?;
-        let [n] = t.shape[..] else { return Err(format!("{name} is not 1-D: {:?}", t.shape)) };
+        if t.shape != [n] {
+            return Err(format!("{name} has shape {:?}, not [{n}]", t.shape));
+        }
         Ok(Mat::from_fn(1, n, |_, j| t.data[j]))
     }
 

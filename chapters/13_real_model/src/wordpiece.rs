@@ -12,8 +12,10 @@
 
 use std::collections::HashMap;
 
+use std::sync::OnceLock;
+
+use regex::Regex;
 use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
 
 /// A WordPiece vocabulary: one token per line of `vocab.txt`, id = line.
 pub struct WordPiece {
@@ -95,12 +97,16 @@ impl WordPiece {
     // ANCHOR_END: encode
 }
 
-/// Control characters dropped, white space made a plain space, every CJK
-/// character set apart by spaces, lower case, accents stripped.
+// ANCHOR: normalise
+/// The text as BERT's normaliser leaves it: control and format characters
+/// dropped (Unicode's C* categories, but tab, newline and return, which are
+/// white space), white space made a plain space, every CJK character set
+/// apart by spaces, accents stripped (decompose, drop the non-spacing
+/// marks), lower case.
 fn normalise(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
-        if c == '\0' || c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()) {
+        if c == '\0' || c == '\u{fffd}' || (is_other(c) && !matches!(c, '\t' | '\n' | '\r')) {
             continue;
         }
         if c.is_whitespace() {
@@ -110,37 +116,22 @@ fn normalise(text: &str) -> String {
             out.push(c);
             out.push(' ');
         } else {
-            for l in c.to_lowercase() {
-                out.push(l);
-            }
+            out.push(c);
         }
     }
-    strip_accents(&out)
+    let stripped: String = out.nfd().filter(|&c| !is_nonspacing_mark(c)).collect();
+    stripped.to_lowercase()
 }
 
-/// Accents stripped: decompose (NFD) and drop the combining marks.
-fn strip_accents(text: &str) -> String {
-    text.nfd().filter(|&c| !is_combining_mark(c)).collect()
-}
-
-/// The CJK Unified Ideographs and their extensions, as BERT counts them.
+/// The CJK ideographs, as the reference tokenizer counts them.
 fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2A6DF | 0x2A700..=0x2B73F
-        | 0x2B740..=0x2B81F | 0x2B820..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
+        | 0x2B740..=0x2B81F | 0x2B920..=0x2CEAF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F)
 }
 
-/// BERT's punctuation: the ASCII symbols, and every character of Unicode's
-/// punctuation categories (P*).
-fn is_punctuation(c: char) -> bool {
-    static PUNCTUATION: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    c.is_ascii_punctuation()
-        || PUNCTUATION
-            .get_or_init(|| regex::Regex::new(r"^\p{P}$").expect("a valid class"))
-            .is_match(c.encode_utf8(&mut [0; 4]))
-}
-
-/// Split at white space, then every punctuation character a word of its own.
+/// Split at white space, then every punctuation character (ASCII symbols,
+/// and Unicode's P* categories) a word of its own.
 fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for chunk in text.split_whitespace() {
@@ -160,4 +151,29 @@ fn words(text: &str) -> Vec<String> {
         }
     }
     out
+}
+// ANCHOR_END: normalise
+
+/// Whether `c` is in a Unicode class, by the `regex` crate's tables.
+fn in_class(cell: &'static OnceLock<Regex>, pattern: &str, c: char) -> bool {
+    let class = cell.get_or_init(|| Regex::new(pattern).expect("a valid class"));
+    class.is_match(c.encode_utf8(&mut [0; 4]))
+}
+
+/// ASCII symbols and Unicode's punctuation (P*).
+fn is_punctuation(c: char) -> bool {
+    static P: OnceLock<Regex> = OnceLock::new();
+    c.is_ascii_punctuation() || in_class(&P, r"^\p{P}$", c)
+}
+
+/// A non-spacing mark (Mn): what accent stripping drops after decomposing.
+fn is_nonspacing_mark(c: char) -> bool {
+    static MN: OnceLock<Regex> = OnceLock::new();
+    in_class(&MN, r"^\p{Mn}$", c)
+}
+
+/// Control, format, unassigned and private-use characters (Cc, Cf, Cn, Co).
+fn is_other(c: char) -> bool {
+    static C: OnceLock<Regex> = OnceLock::new();
+    in_class(&C, r"^[\p{Cc}\p{Cf}\p{Cn}\p{Co}]$", c)
 }

@@ -24,7 +24,8 @@ fn the_file_is_the_model_the_formulas_describe() {
 
 #[test]
 fn the_books_blocks_compute_what_the_library_computes() {
-    assert_eq!(get("tokens_same"), "8 of 8");
+    assert_eq!(get("tokens_same"), get("sentences"));
+    assert_eq!(get("checks_same"), get("checks"));
     // the same maths: f64 against f64 is rounding
     for name in ["embedding_gap_f64", "hidden_gap", "attention_gap"] {
         assert!(sci(name) < 1e-12, "{name}: {}", get(name));
@@ -61,14 +62,21 @@ fn the_two_chinese_sentences_look_alike_because_they_are_mostly_unk() {
     assert!(num("cos_chinese_pair") > num("cos_unrelated_max"));
     assert!(num("cos_chinese_cat_english_cat") < num("cos_cat_paraphrase") / 2.0);
     assert!(num("unk_total") >= 8.0);
+    // [CLS], six [UNK]s, the full stop, [SEP] is as close to each of them
+    assert!(num("cos_unk_s7") > num("cos_unrelated_max"));
+    assert!(num("cos_unk_s8") > num("cos_unrelated_max"));
 }
 
 #[test]
 fn the_exercises() {
     // a negation is closer to its sentence than a paraphrase is
-    assert!(num("negation_cos") > num("cos_cat_paraphrase"));
-    // a square weight left untransposed: a gap as large as the embedding itself
+    assert!(num("negation_cos") > num("paraphrase_cos"));
+    assert!(num("negation_short_cos") > num("paraphrase_cos"));
+    // loaded wrong: far beyond f64 rounding, and W^Q's mistake as large as the embedding
     assert!(sci("untransposed_gap") > num("embedding_largest") / 2.0);
+    for name in ["tanh_gelu_gap", "default_eps_gap"] {
+        assert!(sci(name) > 1e-6, "{name}");
+    }
     assert!(sci("gelu_forms_gap") > 1e-4 && sci("gelu_forms_gap") < 1e-3);
     // 2N of the layers' matrices and the counted FLOPs per token differ only by attention
     let n = |name: &str| get(name).replace(',', "").parse::<f64>().unwrap();

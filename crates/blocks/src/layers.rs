@@ -72,6 +72,8 @@ pub enum Activation {
     Relu,
     /// `x·Φ(x) = ½x(1 + erf(x/√2))`, the exact GELU (BERT's).
     GeluErf,
+    /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`, GELU's tanh form (GPT-2's).
+    GeluTanh,
 }
 
 impl Activation {
@@ -79,6 +81,10 @@ impl Activation {
         match self {
             Activation::Relu => x.max(0.0),
             Activation::GeluErf => 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2)),
+            Activation::GeluTanh => {
+                let u = (2.0 / std::f64::consts::PI).sqrt() * (x + 0.044_715 * x * x * x);
+                0.5 * x * (1.0 + libm::tanh(u))
+            }
         }
     }
 }
