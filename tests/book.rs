@@ -209,7 +209,7 @@ fn the_book_builds_and_is_self_contained() {
     assert!(html.contains("== L17 01.1 · Jane visite l"));
     assert!(html.contains("<strong>0.614</strong>"));
     assert!(html.contains("<figure class=\"txbook-figure\">"));
-    assert!(html.contains("pub fn jane("));
+    assert!(html.contains("pub fn jane_attention("));
     assert!(html.contains("class=\"katex\""));
     assert!(out.join("katex/katex.min.css").exists());
     assert!(out.join("assets/txbook.js").exists() && out.join("assets/txbook.css").exists());

@@ -5,7 +5,7 @@
 use record::{Notebook, say, show};
 
 use crate::decay::{per_step_between, spectral_norm, spectral_radius};
-use crate::models::measure;
+use crate::models::{Measured, measure};
 use crate::sensitivity::{min_max, near_far};
 use crate::{Init, Options};
 
@@ -15,19 +15,34 @@ fn rate(rnn: &[f64], a: usize, b: usize) -> String {
 }
 
 // ANCHOR: larger_recurrent
+/// Exercise 2 run: the RNN with W_hh three times larger, and what should
+/// predict its sensitivities — ρ(W_hh), ‖W_hh‖₂ and the mean slope of tanh.
+pub struct Larger {
+    pub opts: Options,
+    pub m: Measured,
+    pub rho: f64,
+    pub norm2: f64,
+}
+
+pub fn larger_recurrent_run(opts: &Options) -> Larger {
+    let big = Options { recurrent_scale: 3.0, ..opts.clone() };
+    let m = measure(&big, false); // the RNN only
+    Larger { rho: spectral_radius(&m.w_hh), norm2: spectral_norm(&m.w_hh), m, opts: big }
+}
+// ANCHOR_END: larger_recurrent
+
 /// Exercise 2: `--recurrent-scale 3`, the RNN's numbers that the default
 /// run prints, in one place.
 pub fn larger_recurrent(opts: &Options, nb: &mut Notebook) {
     nb.demo("larger_recurrent", "Exercise 2 · W_hh three times larger");
-    let big = Options { recurrent_scale: 3.0, ..opts.clone() };
-    let m = measure(&big, false);
-    let (n, rho) = (big.len as usize, spectral_radius(&m.w_hh));
+    let Larger { opts: big, m, rho, norm2 } = larger_recurrent_run(opts);
+    let n = big.len as usize;
     let (half, last) = (n / 2, n - 1);
     let rows = [
         (format!("per step, distances 1–{half}"), "per_step", rate(&m.rnn, 1, half)),
         (format!("per step, distances {half}–{last}"), "per_step_far", rate(&m.rnn, half, last)),
         ("ρ(W_hh)".into(), "rho", show::num(rho, 2)),
-        ("‖W_hh‖₂".into(), "norm2", show::num(spectral_norm(&m.w_hh), 2)),
+        ("‖W_hh‖₂".into(), "norm2", show::num(norm2, 2)),
         ("mean tanh'".into(), "slope", show::num(m.mean_slope, 2)),
         ("ρ·mean tanh'".into(), "predicted", show::num(rho * m.mean_slope, 2)),
         ("sensitivity at distance 1".into(), "d1", show::sci(m.rnn[1], 1)),
@@ -40,7 +55,6 @@ pub fn larger_recurrent(opts: &Options, nb: &mut Notebook) {
         say!(nb, "{label:<27}  {shown:>8}");
     }
 }
-// ANCHOR_END: larger_recurrent
 
 // ANCHOR: other_seeds
 /// Exercise 6: `--init normal` with the next four seeds — the RNN's rate

@@ -10,7 +10,6 @@ use crate::decay::{per_step, per_step_between};
 use crate::models::{Measured, measure};
 use crate::{Init, Options};
 
-// ANCHOR: path_length
 /// For each distance `n − 1 − j`, the mean over `seqs` random sequences of
 /// ‖∂ output_{n−1} / ∂ x_j‖_F, for an RNN and for self-attention.
 pub fn path_length(opts: &Options, nb: &mut Notebook) {
@@ -40,7 +39,6 @@ pub fn path_length(opts: &Options, nb: &mut Notebook) {
     };
     nb.figure("sensitivity", plot.to_svg());
 }
-// ANCHOR_END: path_length
 
 /// The mean sensitivity near (distances 1–8) and far away (n/2 … n − 1).
 pub fn near_far(v: &[f64]) -> (f64, f64) {

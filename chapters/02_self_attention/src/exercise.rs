@@ -4,7 +4,7 @@
 
 use blocks::examples::{MEANINGS, WORDS};
 use blocks::init::{normal, uniform};
-use blocks::{mat, matmul, scaled_dot_product_attention};
+use blocks::{Attention, mat, matmul, scaled_dot_product_attention};
 use faer::Mat;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -14,12 +14,18 @@ use crate::jane::jane_attention;
 
 // ANCHOR: exercise_1
 /// The exercise's three words: the third query is orthogonal to every key.
-pub fn exercise_1(nb: &mut Notebook) {
-    nb.demo("exercise_1", "L17 exercise 1 · three words by hand, checked");
+pub fn exercise_1_attention() -> Attention {
     let q = mat(&[[2.0, 2.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]]); // (3, 4)
     let k = mat(&[[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]); // (3, 4)
     let v = mat(&[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]); // (3, 2)
-    let attn = scaled_dot_product_attention(q.as_ref(), k.as_ref(), v.as_ref(), None);
+    scaled_dot_product_attention(q.as_ref(), k.as_ref(), v.as_ref(), None)
+}
+// ANCHOR_END: exercise_1
+
+/// Exercise 1's scores, weights and outputs, printed.
+pub fn exercise_1(nb: &mut Notebook) {
+    nb.demo("exercise_1", "L17 exercise 1 · three words by hand, checked");
+    let attn = exercise_1_attention();
     let words = ["word 1", "word 2", "word 3"];
     say!(nb, "(1) scores Q·Kᵀ/√d_k:");
     for line in show::table(attn.scores.as_ref(), &words, &["key 1", "key 2", "key 3"], 0) {
@@ -42,7 +48,6 @@ pub fn exercise_1(nb: &mut Notebook) {
     }
     say!(nb, "(4) word 3's query meets no key: its weights are uniform, its output the mean value");
 }
-// ANCHOR_END: exercise_1
 
 // ANCHOR: random_init
 /// The remark closing the lecture's answer to exercise 1, measured: at
@@ -90,7 +95,6 @@ pub fn random_init(seed: u64, nb: &mut Notebook) {
 }
 // ANCHOR_END: random_init
 
-// ANCHOR: exercise_2
 /// Exercise 2's answer: the Jane example with no question asked (strength
 /// 0) and with every question asked three times as loudly (strength 12).
 pub fn exercise_2(nb: &mut Notebook) {
@@ -120,4 +124,3 @@ pub fn exercise_2(nb: &mut Notebook) {
         }
     }
 }
-// ANCHOR_END: exercise_2

@@ -31,7 +31,19 @@ pub fn jane_attention(strength: f64) -> (Mat<f64>, Attention) {
 }
 // ANCHOR_END: jane_attention
 
-// ANCHOR: jane
+// ANCHOR: jane_residual
+/// What the attention sub-layer passes on (the encoder layer, a later
+/// chapter): the residual sum x + A, then LayerNorm — here with γ = 1,
+/// β = 0 — which recentres and rescales each row and keeps its ranking.
+pub fn residual_and_norm(x: &Mat<f64>, a: &Mat<f64>) -> (Mat<f64>, Mat<f64>) {
+    let sum = Mat::from_fn(x.nrows(), x.ncols(), |i, j| x[(i, j)] + a[(i, j)]); // (5, 4)
+    let norm =
+        LayerNorm { gamma: Mat::ones(1, x.ncols()), beta: Mat::zeros(1, x.ncols()), eps: 1e-6 };
+    let normed = norm.forward(&sum); // (5, 4)
+    (sum, normed)
+}
+// ANCHOR_END: jane_residual
+
 /// The Jane example printed: l'Afrique's and visite's questions, the whole
 /// weight matrix, and what the residual and Post-LN keep of l'Afrique.
 pub fn jane(strength: f64, nb: &mut Notebook) {
@@ -48,8 +60,10 @@ pub fn jane(strength: f64, nb: &mut Notebook) {
     let scores = nb.value("afrique_scores", show::row(attn.scores.as_ref(), afrique, 1));
     say!(nb, "l'Afrique asks {asks}: scores q·k/√d_k = {scores}");
     say!(nb, "  weights     = {}", show::row(attn.weights.as_ref(), afrique, 3));
+    // ANCHOR: record_and_print
     let to_visite = nb.value("afrique_to_visite", show::num(attn.weights[(afrique, visite)], 3));
     say!(nb, "  weight on visite: {to_visite}");
+    // ANCHOR_END: record_and_print
     let a3 = nb.value("afrique_output", show::row(attn.output.as_ref(), afrique, 3));
     let note = largest(show::row_values(attn.output.as_ref(), afrique), 3);
     say!(nb, "  A<3> = Σ_j w_j v_j = {a3}   ({note})");
@@ -70,15 +84,10 @@ pub fn jane(strength: f64, nb: &mut Notebook) {
     let seen = if smallest > 0.0 { "every word sees every word" } else { "some pair unseen" };
     say!(nb, "the smallest weight anywhere: {min} ({seen})");
     let place = nb.value("afrique_place", show::num(attn.output[(afrique, 2)], 3));
-    let kept = attn.output[(afrique, 2)] + x[(afrique, 2)];
+    let (sum, normed) = residual_and_norm(&x, &attn.output); // (5, 4) each
+    let kept = sum[(afrique, 2)];
     let residual = nb.value("afrique_residual_place", show::num(kept, 3));
     say!(nb, "l'Afrique's \"place\": {place} in A<3>, {residual} in x + A<3> (the residual)");
-    // Post-LN (a later chapter, the encoder layer): the sub-layer's output is
-    // LayerNorm(x + A), here with γ = 1, β = 0 — it recentres and rescales,
-    // and keeps the ranking.
-    let sum = Mat::from_fn(5, 4, |i, j| x[(i, j)] + attn.output[(i, j)]); // (5, 4)
-    let norm = LayerNorm { gamma: Mat::ones(1, 4), beta: Mat::zeros(1, 4), eps: 1e-6 };
-    let normed = norm.forward(&sum); // (5, 4)
     let after = nb.value("afrique_after_norm", show::row(normed.as_ref(), afrique, 3));
     let note = largest(show::row_values(normed.as_ref(), afrique), 3);
     say!(nb, "  LayerNorm(x + A) for l'Afrique = {after}   ({note})");
@@ -95,7 +104,6 @@ pub fn jane(strength: f64, nb: &mut Notebook) {
     };
     nb.figure("jane_weights", figure.to_svg());
 }
-// ANCHOR_END: jane
 
 /// Which meaning is largest in a vector, judged on the digits printed, so
 /// that two components printed alike are called a tie.

@@ -83,13 +83,32 @@ fn bytes(b: f64) -> String {
 }
 
 // ANCHOR: exercise_7
-/// Lecture 17 exercise 7: one layer of a long-context model.
+/// Lecture 17 exercise 7: one layer over n tokens at width d, d_ff = 4d,
+/// in multiply-adds.
+pub struct LongContext {
+    pub scores: f64,
+    pub projections: f64,
+    pub ffn: f64,
+    pub break_even: f64,
+    pub weights_gb: f64,
+}
+
+pub fn long_context(n: f64, d: f64) -> LongContext {
+    LongContext {
+        scores: 2.0 * n * n * d,       // QKᵀ and weights·V
+        projections: 4.0 * n * d * d,  // W^Q, W^K, W^V, W^O
+        ffn: 2.0 * n * d * (4.0 * d),  // d → 4d → d
+        break_even: 6.0 * d,           // 2n²d = 12nd²  ⇔  n = 6d
+        weights_gb: n * n * 2.0 / 1e9, // one head's n×n weights in 16-bit floats
+    }
+}
+// ANCHOR_END: exercise_7
+
+/// Lecture 17 exercise 7 at n = 100,000 and d_model = 4096, printed.
 pub fn exercise_7(nb: &mut Notebook) {
     nb.demo("exercise_7", "L17 exercise 7 · n = 100,000 tokens, d_model = 4096, d_ff = 4·d_model");
-    let (n, d): (f64, f64) = (100_000.0, 4096.0);
-    let scores = 2.0 * n * n * d; // QKᵀ and weights·V
-    let projections = 4.0 * n * d * d; // W^Q, W^K, W^V, W^O
-    let ffn = 2.0 * n * d * (4.0 * d); // d → 4d → d
+    let LongContext { scores, projections, ffn, break_even, weights_gb } =
+        long_context(100_000.0, 4096.0);
     let a = nb.value("ex7_attention", show::sci(scores, 2));
     say!(nb, "(a) QKᵀ and weights·V: 2n²d = {a} multiply-adds");
     let p = nb.value("ex7_projections", show::sci(projections, 2));
@@ -98,11 +117,8 @@ pub fn exercise_7(nb: &mut Notebook) {
     say!(nb, "(b) projections 4nd² = {p}, feed-forward 8nd² = {f}; together 12nd² = {b}");
     let ratio = nb.value("ex7_ratio", show::num(scores / (projections + ffn), 1));
     say!(nb, "    (a) is {ratio}× (b)");
-    // 2n²d = 12nd²  ⇔  n = 6d
-    let c = nb.value("ex7_break_even", format!("{}", 6.0 * d));
+    let c = nb.value("ex7_break_even", format!("{break_even}"));
     say!(nb, "(c) equal when 2n²d = 12nd², i.e. n = 6d = {c}");
-    let gb = n * n * 2.0 / 1e9; // 16-bit floats
-    let e = nb.value("ex7_weights_gb", show::num(gb, 0));
+    let e = nb.value("ex7_weights_gb", show::num(weights_gb, 0));
     say!(nb, "(d) one head's n×n weights in 16-bit floats: {e} GB, for every head of every layer");
 }
-// ANCHOR_END: exercise_7

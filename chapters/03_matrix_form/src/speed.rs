@@ -58,6 +58,7 @@ impl Layers {
 }
 // ANCHOR_END: layers
 
+// ANCHOR: rnn_vs_attention
 /// FLOPs of the matrix products alone (2 per multiply-add; tanh, softmax and
 /// its n² exponentials are not counted): (RNN, attention).
 pub fn flops(n: usize, d: usize) -> (f64, f64) {
@@ -65,12 +66,32 @@ pub fn flops(n: usize, d: usize) -> (f64, f64) {
     (4.0 * n * d * d, 8.0 * n * d * d + 4.0 * n * n * d)
 }
 
+/// Multiply-adds per number moved: (an RNN step, one projection of all n
+/// positions). An RNN step, x·W_xh + h·W_hh, does 2d² multiply-adds,
+/// reading both d×d matrices and two vectors and writing one. A projection
+/// does nd², reading X (n×d) and W (d×d) and writing n×d.
+pub fn intensity(n: usize, d: usize) -> (f64, f64) {
+    let (n, d) = (n as f64, d as f64);
+    (2.0 * d * d / (2.0 * d * d + 3.0 * d), n * d * d / (2.0 * n * d + d * d))
+}
+// ANCHOR_END: rnn_vs_attention
+
+// ANCHOR: timing
+/// Both layers on the same (n, d) input, each timed on its own; the
+/// arithmetic, `flops(n, d)`, is the same whatever the machine.
+pub fn time_both(layers: &Layers, x: &Mat<f64>, timed: bool) -> (Duration, Duration) {
+    (
+        fastest_time(timed, || layers.rnn(black_box(x))),
+        fastest_time(timed, || layers.attention(black_box(x))),
+    )
+}
+
 /// The fastest of three timings of `f` (other work on the machine only ever
 /// adds time); nothing at all where timings are hidden, since their only
 /// product would be a masked number. `black_box` keeps the optimiser from
 /// dropping work whose result is never used.
-fn fastest_time<T>(nb: &Notebook, mut f: impl FnMut() -> T) -> Duration {
-    if nb.hides_timings() {
+fn fastest_time<T>(timed: bool, mut f: impl FnMut() -> T) -> Duration {
+    if !timed {
         return Duration::ZERO;
     }
     black_box(f()); // warm-up: first touches of the memory, not the layer
@@ -83,8 +104,8 @@ fn fastest_time<T>(nb: &Notebook, mut f: impl FnMut() -> T) -> Duration {
         .min()
         .unwrap()
 }
+// ANCHOR_END: timing
 
-// ANCHOR: timing
 /// L17: the RNN loop against self-attention as n doubles, d = 64. The paper
 /// counts n²d against nd² (Table 1); counting every product gives 2 + n/d.
 pub fn timing(max_len: usize, nb: &mut Notebook) {
@@ -98,8 +119,7 @@ pub fn timing(max_len: usize, nb: &mut Notebook) {
     let mut n = 16;
     while n <= max_len {
         let x: Mat<f64> = normal(n, d, 1.0, &mut rng); // (n, d)
-        let t_rnn = fastest_time(nb, || layers.rnn(black_box(&x)));
-        let t_attn = fastest_time(nb, || layers.attention(black_box(&x)));
+        let (t_rnn, t_attn) = time_both(&layers, &x, !nb.hides_timings());
         let (rnn, attn) = flops(n, d);
         let paper = show::short(n as f64 / d as f64); // n²d / nd²
         let full = nb.value(&format!("timing_flop_ratio_{n}"), show::num(attn / rnn, 2));
@@ -116,9 +136,7 @@ pub fn timing(max_len: usize, nb: &mut Notebook) {
         n *= 2;
     }
 }
-// ANCHOR_END: timing
 
-// ANCHOR: rnn_vs_attention
 /// L6: the same two layers at d = 512 — FLOPs, and how fast each runs here.
 pub fn rnn_vs_attention(nb: &mut Notebook) {
     nb.demo("rnn_vs_attention", "L6 01.5 · RNN against attention: FLOPs and speed, d = 512");
@@ -134,12 +152,7 @@ pub fn rnn_vs_attention(nb: &mut Notebook) {
     let (rnn, attn) = flops(512, d);
     let proj = nb.value("proj_over_rnn", show::num((attn - 4.0 * nf * nf * df) / rnn, 2));
     say!(nb, "the four projections alone, 8nd² / 4nd²: {proj}");
-    // Multiply-adds per number moved. An RNN step, x·W_xh + h·W_hh: 2d²
-    // multiply-adds, reading both d×d matrices and two vectors, writing one.
-    // One projection of all n positions at once: nd² multiply-adds, reading
-    // X (n×d) and W (d×d), writing n×d.
-    let rnn_i = 2.0 * df * df / (2.0 * df * df + 3.0 * df);
-    let proj_i = nf * df * df / (2.0 * nf * df + df * df);
+    let (rnn_i, proj_i) = intensity(512, d);
     let rnn_i = nb.value("rnn_step_intensity", show::num(rnn_i, 2));
     let proj_i = nb.value("projection_intensity", show::num(proj_i, 0));
     say!(
@@ -152,12 +165,9 @@ pub fn rnn_vs_attention(nb: &mut Notebook) {
     let x: Mat<f64> = normal(n, d, 1.0, &mut rng); // (n, d)
     let layers = Layers::random(d, &mut rng);
     let (rnn, attn) = flops(n, d);
-    for (name, flop, time) in [
-        ("RNN", rnn, fastest_time(nb, || layers.rnn(black_box(&x)))),
-        ("attention", attn, fastest_time(nb, || layers.attention(black_box(&x)))),
-    ] {
+    let (t_rnn, t_attn) = time_both(&layers, &x, !nb.hides_timings());
+    for (name, flop, time) in [("RNN", rnn, t_rnn), ("attention", attn, t_attn)] {
         let rate = nb.measured(format!("{:.1}", flop / time.as_secs_f64() * 1e-9));
         say!(nb, "n = {n}: {name:<9} takes {}, {rate} GFLOP/s", nb.timing(time));
     }
 }
-// ANCHOR_END: rnn_vs_attention

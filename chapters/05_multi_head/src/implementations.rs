@@ -12,22 +12,27 @@ use rand_pcg::Pcg64Mcg;
 use record::{Notebook, say, show};
 
 // ANCHOR: parameter_count
-/// nn.MultiheadAttention(512, h)'s parameters, here the autograd module's:
-/// W^Q, W^K, W^V, W^O and four biases, for h = 1, 8, 16.
+/// nn.MultiheadAttention(d, h)'s parameters, counted on the autograd
+/// module: W^Q, W^K, W^V, W^O and four biases.
+pub fn attention_parameters(d: usize, h: usize) -> usize {
+    let mut params = Params::<f64>::new();
+    let mut rng = Pcg64Mcg::seed_from_u64(0);
+    MultiHeadAttention::new(&mut params, "mha", d, h, &mut rng);
+    params.count()
+}
+// ANCHOR_END: parameter_count
+
+/// The count for h = 1, 8, 16 at d_model = 512, beside the formula.
 pub fn parameter_count(nb: &mut Notebook) {
     nb.demo("parameter_count", "L17 02.4 · Parameters of multi-head attention, d_model = 512");
     let d = 512;
     for h in [1, 8, 16] {
-        let mut params = Params::<f64>::new();
-        let mut rng = Pcg64Mcg::seed_from_u64(0);
-        MultiHeadAttention::new(&mut params, "mha", d, h, &mut rng);
-        let count = nb.value(&format!("params_h{h}"), show::grouped(params.count()));
+        let count = nb.value(&format!("params_h{h}"), show::grouped(attention_parameters(d, h)));
         say!(nb, "h = {h:>2}: {count} parameters, d_k = d_model/h = {}", d / h);
     }
     let formula = nb.value("params_formula", show::grouped(4 * d * d + 4 * d));
     say!(nb, "4·d_model² + 4·d_model = {formula}");
 }
-// ANCHOR_END: parameter_count
 
 // ANCHOR: three_implementations
 /// The same parameters through (1) a loop over heads with separate
@@ -173,31 +178,39 @@ pub fn reversed_mask(seed: u64, nb: &mut Notebook) {
 // ANCHOR_END: reversed_mask
 
 // ANCHOR: exercise_1
-/// Exercise 1 (L17 exercise 3): the big model (d_model 1024, d_ff 4096) — parameters of one
-/// encoder layer and one decoder layer, counted on the modules themselves.
+/// Exercise 1 (L17 exercise 3): the parameters of one encoder layer and one
+/// decoder layer at d_model = d, d_ff and h heads, counted on the modules
+/// themselves; and the encoder layer's by part (attention, feed-forward,
+/// LayerNorms), from the names the modules gave its parameters.
+pub fn layer_parameters(d: usize, d_ff: usize, h: usize) -> (usize, usize, [usize; 3]) {
+    let mut rng = Pcg64Mcg::seed_from_u64(0);
+    let mut enc = Params::<f32>::new();
+    EncoderLayer::new(&mut enc, "enc", d, h, d_ff, Norm::Post, &mut rng);
+    let part = |prefix: &str| -> usize {
+        let sizes = enc.iter().filter(|(_, p)| p.name.starts_with(prefix));
+        sizes.map(|(_, p)| p.value.nrows() * p.value.ncols()).sum()
+    };
+    let parts = [part("enc.attn"), part("enc.ff"), part("enc.ln")];
+    let mut dec = Params::<f32>::new();
+    DecoderLayer::new(&mut dec, "dec", d, h, d_ff, Norm::Post, &mut rng);
+    (enc.count(), dec.count(), parts)
+}
+// ANCHOR_END: exercise_1
+
+/// Exercise 1 at the big model's sizes (d_model 1024, d_ff 4096), printed.
 pub fn exercise_1(nb: &mut Notebook) {
     nb.demo("exercise_1", "Exercise 1 (L17 ex. 3) · Parameters of the big model's layers");
     let (d, d_ff) = (1024, 4096);
     for h in [16, 8] {
-        let mut rng = Pcg64Mcg::seed_from_u64(0);
-        let mut enc = Params::<f32>::new();
-        EncoderLayer::new(&mut enc, "enc", d, h, d_ff, Norm::Post, &mut rng);
+        let (encoder, decoder, [attention, ffn, norms]) = layer_parameters(d, d_ff, h);
         if h == 16 {
-            // the encoder layer's parts, by the names the modules gave them
-            let part = |prefix: &str| -> usize {
-                let sizes = enc.iter().filter(|(_, p)| p.name.starts_with(prefix));
-                sizes.map(|(_, p)| p.value.nrows() * p.value.ncols()).sum()
-            };
-            let a = nb.value("big_attention", show::grouped(part("enc.attn")));
-            let f = nb.value("big_ffn", show::grouped(part("enc.ff")));
-            let n = nb.value("big_norms", show::grouped(part("enc.ln")));
+            let a = nb.value("big_attention", show::grouped(attention));
+            let f = nb.value("big_ffn", show::grouped(ffn));
+            let n = nb.value("big_norms", show::grouped(norms));
             say!(nb, "encoder layer = attention {a} + feed-forward {f} + two LayerNorms {n}");
         }
-        let mut dec = Params::<f32>::new();
-        DecoderLayer::new(&mut dec, "dec", d, h, d_ff, Norm::Post, &mut rng);
-        let e = nb.value(&format!("big_encoder_h{h}"), show::grouped(enc.count()));
-        let dd = nb.value(&format!("big_decoder_h{h}"), show::grouped(dec.count()));
+        let e = nb.value(&format!("big_encoder_h{h}"), show::grouped(encoder));
+        let dd = nb.value(&format!("big_decoder_h{h}"), show::grouped(decoder));
         say!(nb, "h = {h:>2}: encoder layer {e}, decoder layer {dd}");
     }
 }
-// ANCHOR_END: exercise_1

@@ -10,23 +10,33 @@ use crate::runs::{Kind, table, train};
 use crate::sinusoids::omega;
 
 // ANCHOR: exercise_6
-/// PE(p)·PE(p + k) = Σ_i cos(ω_i k): its value at k = 0, its symmetry in k,
-/// and how a non-symmetric W^Q still tells "before" from "after".
-pub fn exercise_6(d: usize, nb: &mut Notebook) {
-    nb.demo("exercise_6", "L17 exercise 6 · The dot product of two encodings");
-    let at0 = nb.value("ex6_k0", show::num(dot(50.0, 50.0, d), 2));
-    say!(nb, "d = {d}: PE(p)·PE(p) = {at0} = d/2 (every pair contributes sin² + cos² = 1)");
+/// PE(p)·PE(p + k) = Σ_i cos(ω_i k): its value at k = 0, its symmetry in k
+/// (the largest |PE(50)·PE(50+k) − PE(50)·PE(50−k)|, k = 1..40), and how a
+/// non-symmetric W^Q — this chapter's previous-token head, β = 8 — still
+/// tells "before" from "after": its mean weight on i − 1 and on i + 1.
+pub fn exercise_6_numbers(d: usize) -> (f64, f64, f64, f64) {
+    let at0 = dot(50.0, 50.0, d);
     let worst = (1..=40)
         .map(|k| (dot(50.0, 50.0 + f64::from(k), d) - dot(50.0, 50.0 - f64::from(k), d)).abs())
         .fold(0.0, worse);
+    let (w, _, _) = head(d, 8.0);
+    let before = (1..N - 1).map(|i| w[(i, i - 1)]).sum::<f64>() / (N - 2) as f64;
+    let after = (1..N - 1).map(|i| w[(i, i + 1)]).sum::<f64>() / (N - 2) as f64;
+    (at0, worst, before, after)
+}
+// ANCHOR_END: exercise_6
+
+/// Exercise 6's numbers, printed.
+pub fn exercise_6(d: usize, nb: &mut Notebook) {
+    nb.demo("exercise_6", "L17 exercise 6 · The dot product of two encodings");
+    let (at0, worst, before, after) = exercise_6_numbers(d);
+    let at0 = nb.value("ex6_k0", show::num(at0, 2));
+    say!(nb, "d = {d}: PE(p)·PE(p) = {at0} = d/2 (every pair contributes sin² + cos² = 1)");
     let worst = nb.value("ex6_symmetry", show::sci(worst, 1));
     say!(
         nb,
         "max over k = 1..40 of |PE(50)·PE(50+k) − PE(50)·PE(50−k)| = {worst}: k and −k look alike"
     );
-    let (w, _, _) = head(d, 8.0); // the previous-token head of this chapter, β = 8
-    let before = (1..N - 1).map(|i| w[(i, i - 1)]).sum::<f64>() / (N - 2) as f64;
-    let after = (1..N - 1).map(|i| w[(i, i + 1)]).sum::<f64>() / (N - 2) as f64;
     let before = nb.value("ex6_before", show::num(before, 3));
     let after = nb.value("ex6_after", show::num(after, 3));
     say!(
@@ -34,7 +44,6 @@ pub fn exercise_6(d: usize, nb: &mut Notebook) {
         "with W^Q = 8·M₋₁ (not symmetric): mean weight on i − 1 = {before}, on i + 1 = {after}"
     );
 }
-// ANCHOR_END: exercise_6
 
 // ANCHOR: narrower
 /// A narrower clock: the slowest hand and the previous-token head with

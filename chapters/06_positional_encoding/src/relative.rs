@@ -25,6 +25,7 @@ pub fn shift(k: f64, d: usize) -> Mat<f64> {
     m
 }
 
+// ANCHOR: distance_only
 /// PE(p)·PE(q), summed in order.
 pub fn dot(p: f64, q: f64, d: usize) -> f64 {
     encoding(p, d).iter().zip(encoding(q, d)).map(|(a, b)| a * b).sum()
@@ -40,6 +41,12 @@ fn std_over_start(k: f64, d: usize) -> f64 {
     let mean = dev.iter().sum::<f64>() / dev.len() as f64;
     (dev.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / dev.len() as f64).sqrt()
 }
+
+/// The formula: Σ_i cos(ω_i k), the same whatever p is.
+pub fn sum_of_cosines(k: f64, d: usize) -> f64 {
+    (0..d / 2).map(|i| libm::cos(k / libm::pow(10_000.0, 2.0 * i as f64 / d as f64))).sum()
+}
+// ANCHOR_END: distance_only
 
 // ANCHOR: rotation
 /// PE(p + k) = PE(p)·M_k for every p in 0..299, forwards and backwards;
@@ -85,7 +92,6 @@ pub fn rotation(d: usize, nb: &mut Notebook) {
 }
 // ANCHOR_END: rotation
 
-// ANCHOR: distance_only
 /// PE(p)·PE(p + k) from several starting positions p: the same row every
 /// time, Σ_i cos(ω_i k); and the shape of that row as k grows.
 pub fn distance_only(d: usize, nb: &mut Notebook) {
@@ -93,9 +99,7 @@ pub fn distance_only(d: usize, nb: &mut Notebook) {
     let ks = [0.0, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0];
     let head: Vec<String> = ks.iter().map(|k| format!("{:>7}", format!("k={k}"))).collect();
     say!(nb, "{:>12} {}", "", head.join(""));
-    let formula = |k: f64| -> f64 {
-        (0..d / 2).map(|i| libm::cos(k / libm::pow(10_000.0, 2.0 * i as f64 / d as f64))).sum()
-    };
+    let formula = |k: f64| sum_of_cosines(k, d);
     let mut worst = 0.0f64;
     for p in [0.0, 37.0, 150.0, 280.0] {
         let row: Vec<f64> = ks.iter().map(|&k| dot(p, p + k, d)).collect();
@@ -134,4 +138,3 @@ pub fn distance_only(d: usize, nb: &mut Notebook) {
     let plot = LinePlot { series: &series, x_label: "distance k", y_label: "dot product" };
     nb.figure("dot_vs_distance", plot.to_svg());
 }
-// ANCHOR_END: distance_only

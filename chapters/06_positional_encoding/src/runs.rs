@@ -32,8 +32,9 @@ impl Kind {
         }
     }
 
+    // ANCHOR: reversal
     /// The Transformer of Lecture 17 §9 with these positions, for sequences
-    /// of `len`.
+    /// of `len`: the four configurations differ in nothing else.
     pub fn config(self, vocab: usize, len: usize) -> Seq2SeqConfig {
         let base = Seq2SeqConfig::lecture17(vocab);
         match self {
@@ -43,6 +44,7 @@ impl Kind {
             Kind::ScaledEmbeddings => Seq2SeqConfig { scale_embeddings: true, ..base },
         }
     }
+    // ANCHOR_END: reversal
 }
 
 /// One trained model, judged on its 500 test sequences.

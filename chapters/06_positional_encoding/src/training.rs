@@ -51,7 +51,6 @@ pub fn learned_limit(seed: u64, nb: &mut Notebook) {
 }
 // ANCHOR_END: learned_limit
 
-// ANCHOR: reversal
 /// The tiny Transformer of Lecture 17 §9 (one encoder and one decoder
 /// layer, d_model 64, 4 heads) learning to reverse sequences, with four
 /// kinds of positions.
@@ -110,14 +109,27 @@ pub fn reversal(len: usize, steps: u32, seeds: &[u64], nb: &mut Notebook) {
     say!(nb, "loss: bag: predict each symbol's share of the input at every step");
     say!(nb, "bag left: predict what the input holds beyond the target so far (the floor)");
 }
-// ANCHOR_END: reversal
 
 // ANCHOR: scale_of_signals
-/// Why "× √d_model" failed above: compare the length of what is added,
-/// measured and as expected from the distribution the embeddings come from.
-pub fn scale_of_signals(seed: u64, nb: &mut Notebook) {
-    nb.demo("scale_of_signals", "L17 03.5 (last row) · L6 02.4 · Two signals added: their scales");
-    // The model above: embeddings drawn N(0, 1), as PyTorch's nn.Embedding.
+/// The two signals that are added, measured: the embeddings of the model
+/// above (drawn N(0, 1), as PyTorch's nn.Embedding) against the encodings,
+/// and Lecture 6's reading at d = 512 with embeddings drawn N(0, 1/d).
+pub struct Signals {
+    pub d: usize,
+    pub tokens: usize,
+    /// Mean ‖e‖ over the model's token table, and what its distribution
+    /// predicts: E‖e‖ of a chi distribution, and the spread of a mean.
+    pub mean_norm: f64,
+    pub expected: f64,
+    pub spread: f64,
+    /// d = 512, embeddings N(0, 1/d), token t at position t: mean ‖e‖, and
+    /// the mean cosine between e + PE and e, plain and with √d·e.
+    pub e512: f64,
+    pub cos_plain: f64,
+    pub cos_scaled: f64,
+}
+
+pub fn signals(seed: u64) -> Signals {
     let cfg = Seq2SeqConfig::lecture17(Recipe::reversal(16, 1).vocab());
     let d = cfg.d_model;
     let mut params = Params::<f64>::new();
@@ -126,44 +138,55 @@ pub fn scale_of_signals(seed: u64, nb: &mut Notebook) {
     let tokens = table.nrows();
     let mean_norm =
         (0..tokens).map(|t| norm(table.row(t).iter().copied())).sum::<f64>() / tokens as f64;
-    let root = (d as f64).sqrt();
-    let e = nb.value("emb_norm", show::num(mean_norm, 2));
-    let scaled = nb.value("emb_norm_scaled", show::num(mean_norm * root, 1));
-    let pe = nb.value("pe_norm", show::num((d as f64 / 2.0).sqrt(), 2));
-    say!(nb, "d_model {d}, embeddings N(0, 1): mean ‖e‖ over the {tokens} tokens = {e}");
-    say!(nb, "  × √{d} = {} → {scaled}, against ‖PE‖ = √(d/2) = {pe}", show::short(root));
     // ‖e‖ of N(0, 1)^d follows a chi distribution: E‖e‖ = √2·Γ((d+1)/2)/Γ(d/2),
     // Var‖e‖ = d − (E‖e‖)²; a mean over n tokens spreads by √Var/√n.
     let half = d as f64 / 2.0;
     let expected = 2f64.sqrt() * libm::exp(libm::lgamma(half + 0.5) - libm::lgamma(half));
     let spread = (d as f64 - expected * expected).sqrt() / (tokens as f64).sqrt();
-    let expected = nb.value("emb_norm_expected", show::num(expected, 2));
-    let spread = nb.value("emb_norm_spread", show::num(spread, 2));
-    say!(nb, "  expected: E‖e‖ = {expected}; a mean over {tokens} tokens spreads by ±{spread}");
 
-    // Lecture 6's reading, d = 512, embeddings drawn N(0, 1/d): then the
-    // encodings drown the words unless the embeddings are multiplied by √d.
-    let d = 512;
-    let n = 1000;
+    let (d512, n) = (512, 1000);
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let emb = normal::<f64>(n, d, 1.0 / (d as f64).sqrt(), &mut rng); // (1000, 512)
+    let emb = normal::<f64>(n, d512, 1.0 / (d512 as f64).sqrt(), &mut rng); // (1000, 512)
     let cosine = |factor: f64| -> f64 {
         let mut total = 0.0;
         for t in 0..n {
             let e: Vec<f64> = emb.row(t).iter().map(|v| factor * v).collect();
-            let sum: Vec<f64> = e.iter().zip(encoding(t as f64, d)).map(|(a, b)| a + b).collect();
+            let sum: Vec<f64> =
+                e.iter().zip(encoding(t as f64, d512)).map(|(a, b)| a + b).collect();
             let dot: f64 = sum.iter().zip(&e).map(|(a, b)| a * b).sum();
             total += dot / (norm(sum.iter().copied()) * norm(e.iter().copied()));
         }
         total / n as f64
     };
     let e512 = (0..n).map(|t| norm(emb.row(t).iter().copied())).sum::<f64>() / n as f64;
-    let e512 = nb.value("d512_emb_norm", show::num(e512, 2));
+    let (cos_plain, cos_scaled) = (cosine(1.0), cosine((d512 as f64).sqrt()));
+    Signals { d, tokens, mean_norm, expected, spread, e512, cos_plain, cos_scaled }
+}
+// ANCHOR_END: scale_of_signals
+
+/// Why "× √d_model" failed above: the length of what is added, measured and
+/// as expected from the distribution the embeddings come from, printed.
+pub fn scale_of_signals(seed: u64, nb: &mut Notebook) {
+    nb.demo("scale_of_signals", "L17 03.5 (last row) · L6 02.4 · Two signals added: their scales");
+    let s = signals(seed);
+    let (d, tokens) = (s.d, s.tokens);
+    let root = (d as f64).sqrt();
+    let e = nb.value("emb_norm", show::num(s.mean_norm, 2));
+    let scaled = nb.value("emb_norm_scaled", show::num(s.mean_norm * root, 1));
+    let pe = nb.value("pe_norm", show::num((d as f64 / 2.0).sqrt(), 2));
+    say!(nb, "d_model {d}, embeddings N(0, 1): mean ‖e‖ over the {tokens} tokens = {e}");
+    say!(nb, "  × √{d} = {} → {scaled}, against ‖PE‖ = √(d/2) = {pe}", show::short(root));
+    let expected = nb.value("emb_norm_expected", show::num(s.expected, 2));
+    let spread = nb.value("emb_norm_spread", show::num(s.spread, 2));
+    say!(nb, "  expected: E‖e‖ = {expected}; a mean over {tokens} tokens spreads by ±{spread}");
+
+    let (d, n) = (512, 1000);
+    let e512 = nb.value("d512_emb_norm", show::num(s.e512, 2));
     let pe512 = nb.value("d512_pe_norm", show::num((d as f64 / 2.0).sqrt(), 1));
     say!(nb, "d_model {d}, embeddings N(0, 1/d), token t at position t, t < {n}:");
     say!(nb, "  mean ‖e‖ = {e512}, against ‖PE‖ = √(d/2) = {pe512}");
-    let plain = nb.value("cos_plain", show::num(cosine(1.0), 3));
-    let times = nb.value("cos_scaled", show::num(cosine((d as f64).sqrt()), 3));
+    let plain = nb.value("cos_plain", show::num(s.cos_plain, 3));
+    let times = nb.value("cos_scaled", show::num(s.cos_scaled, 3));
     say!(nb, "  mean cos(e + PE, e) = {plain}; with √d·e: mean cos(√d·e + PE, √d·e) = {times}");
     // With ‖e‖² ≈ a and ‖PE‖² = d/2, e·PE ≈ 0: cos ≈ √a / √(a + d/2). The
     // cross term e·PE has standard deviation ‖PE‖/√d, so one token's cosine
@@ -177,4 +200,3 @@ pub fn scale_of_signals(seed: u64, nb: &mut Notebook) {
     say!(nb, "  expected: √1/√(1 + d/2) = {plain} (a mean over {n} spreads by ±{spread});");
     say!(nb, "            √d/√(d + d/2) = {times}");
 }
-// ANCHOR_END: scale_of_signals
