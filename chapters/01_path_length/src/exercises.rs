@@ -11,23 +11,43 @@ use crate::{Init, Options};
 
 /// The factor per step from distance `a` to `b`, as printed ("–" if none).
 fn rate(rnn: &[f64], a: usize, b: usize) -> String {
-    per_step_between(rnn, a, b).map_or("–".into(), |f| show::num(f, 2))
+    shown_rate(per_step_between(rnn, a, b))
+}
+
+/// A factor per step as printed ("–" if there is none).
+fn shown_rate(f: Option<f64>) -> String {
+    f.map_or("–".into(), |f| show::num(f, 2))
 }
 
 // ANCHOR: larger_recurrent
-/// Exercise 2 run: the RNN with W_hh three times larger, and what should
-/// predict its sensitivities — ρ(W_hh), ‖W_hh‖₂ and the mean slope of tanh.
+/// Exercise 2 run: the RNN with W_hh three times larger, how its
+/// sensitivity changes per step, and what should predict that — ρ(W_hh),
+/// ‖W_hh‖₂ and the mean slope of tanh (in `m`).
 pub struct Larger {
     pub opts: Options,
     pub m: Measured,
+    /// Geometric mean factor per step over distances 1..n/2, and n/2..n−1
+    /// (`None` where a sensitivity is zero).
+    pub per_step: Option<f64>,
+    pub per_step_far: Option<f64>,
     pub rho: f64,
     pub norm2: f64,
 }
 
+/// The RNN alone, measured as in the chapter's demo but with
+/// `--recurrent-scale 3`.
 pub fn larger_recurrent_run(opts: &Options) -> Larger {
     let big = Options { recurrent_scale: 3.0, ..opts.clone() };
     let m = measure(&big, false); // the RNN only
-    Larger { rho: spectral_radius(&m.w_hh), norm2: spectral_norm(&m.w_hh), m, opts: big }
+    let (half, last) = (big.len as usize / 2, big.len as usize - 1);
+    Larger {
+        per_step: per_step_between(&m.rnn, 1, half),
+        per_step_far: per_step_between(&m.rnn, half, last),
+        rho: spectral_radius(&m.w_hh),
+        norm2: spectral_norm(&m.w_hh),
+        m,
+        opts: big,
+    }
 }
 // ANCHOR_END: larger_recurrent
 
@@ -35,12 +55,12 @@ pub fn larger_recurrent_run(opts: &Options) -> Larger {
 /// run prints, in one place.
 pub fn larger_recurrent(opts: &Options, nb: &mut Notebook) {
     nb.demo("larger_recurrent", "Exercise 2 · W_hh three times larger");
-    let Larger { opts: big, m, rho, norm2 } = larger_recurrent_run(opts);
+    let Larger { opts: big, m, per_step, per_step_far, rho, norm2 } = larger_recurrent_run(opts);
     let n = big.len as usize;
     let (half, last) = (n / 2, n - 1);
     let rows = [
-        (format!("per step, distances 1–{half}"), "per_step", rate(&m.rnn, 1, half)),
-        (format!("per step, distances {half}–{last}"), "per_step_far", rate(&m.rnn, half, last)),
+        (format!("per step, distances 1–{half}"), "per_step", shown_rate(per_step)),
+        (format!("per step, distances {half}–{last}"), "per_step_far", shown_rate(per_step_far)),
         ("ρ(W_hh)".into(), "rho", show::num(rho, 2)),
         ("‖W_hh‖₂".into(), "norm2", show::num(norm2, 2)),
         ("mean tanh'".into(), "slope", show::num(m.mean_slope, 2)),

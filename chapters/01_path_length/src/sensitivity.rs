@@ -10,8 +10,9 @@ use crate::decay::{per_step, per_step_between};
 use crate::models::{Measured, measure};
 use crate::{Init, Options};
 
-/// For each distance `n − 1 − j`, the mean over `seqs` random sequences of
-/// ‖∂ output_{n−1} / ∂ x_j‖_F, for an RNN and for self-attention.
+/// Reports [`measure`]: for each distance `n − 1 − j`, the mean over `seqs`
+/// random sequences of ‖∂ output_{n−1} / ∂ x_j‖_F, for an RNN and for
+/// self-attention, printed by distance and drawn as Figure 1.1.
 pub fn path_length(opts: &Options, nb: &mut Notebook) {
     nb.demo("path_length", "L17 01.4 · How much does the last output feel input j?");
     let m = measure(opts, true);

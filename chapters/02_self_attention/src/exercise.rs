@@ -14,6 +14,7 @@ use crate::jane::jane_attention;
 
 // ANCHOR: exercise_1
 /// The exercise's three words: the third query is orthogonal to every key.
+/// Returns the scores Q·Kᵀ/√d_k, the weights and the outputs.
 pub fn exercise_1_attention() -> Attention {
     let q = mat(&[[2.0, 2.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0]]); // (3, 4)
     let k = mat(&[[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]); // (3, 4)

@@ -35,11 +35,12 @@ pub fn jane_attention(strength: f64) -> (Mat<f64>, Attention) {
 /// What the attention sub-layer passes on (the encoder layer, a later
 /// chapter): the residual sum x + A, then LayerNorm — here with γ = 1,
 /// β = 0 — which recentres and rescales each row and keeps its ranking.
+/// Returns (x + A, LayerNorm(x + A)), both (n, d) like `x`.
 pub fn residual_and_norm(x: &Mat<f64>, a: &Mat<f64>) -> (Mat<f64>, Mat<f64>) {
-    let sum = Mat::from_fn(x.nrows(), x.ncols(), |i, j| x[(i, j)] + a[(i, j)]); // (5, 4)
+    let sum = Mat::from_fn(x.nrows(), x.ncols(), |i, j| x[(i, j)] + a[(i, j)]);
     let norm =
         LayerNorm { gamma: Mat::ones(1, x.ncols()), beta: Mat::zeros(1, x.ncols()), eps: 1e-6 };
-    let normed = norm.forward(&sum); // (5, 4)
+    let normed = norm.forward(&sum);
     (sum, normed)
 }
 // ANCHOR_END: jane_residual

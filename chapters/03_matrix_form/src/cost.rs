@@ -83,16 +83,21 @@ fn bytes(b: f64) -> String {
 }
 
 // ANCHOR: exercise_7
-/// Lecture 17 exercise 7: one layer over n tokens at width d, d_ff = 4d,
-/// in multiply-adds.
+/// Lecture 17 exercise 7: one layer over n tokens at width d, d_ff = 4d.
 pub struct LongContext {
+    /// Multiply-adds of Q·Kᵀ and weights·V.
     pub scores: f64,
+    /// Multiply-adds of the four projections.
     pub projections: f64,
+    /// Multiply-adds of the feed-forward network.
     pub ffn: f64,
+    /// The length n, in tokens, at which the scores cost as much as the rest.
     pub break_even: f64,
+    /// One head's n×n weights in 16-bit floats, in GB.
     pub weights_gb: f64,
 }
 
+/// The costs of one layer at n tokens and width d.
 pub fn long_context(n: f64, d: f64) -> LongContext {
     LongContext {
         scores: 2.0 * n * n * d,       // QKᵀ and weights·V

@@ -77,8 +77,9 @@ pub fn intensity(n: usize, d: usize) -> (f64, f64) {
 // ANCHOR_END: rnn_vs_attention
 
 // ANCHOR: timing
-/// Both layers on the same (n, d) input, each timed on its own; the
-/// arithmetic, `flops(n, d)`, is the same whatever the machine.
+/// Both layers on the same (n, d) input, each timed on its own: returns
+/// (RNN, attention), the fastest of three runs each, or zeros when `timed`
+/// is false. The arithmetic, `flops(n, d)`, is the same whatever the machine.
 pub fn time_both(layers: &Layers, x: &Mat<f64>, timed: bool) -> (Duration, Duration) {
     (
         fastest_time(timed, || layers.rnn(black_box(x))),
@@ -87,9 +88,9 @@ pub fn time_both(layers: &Layers, x: &Mat<f64>, timed: bool) -> (Duration, Durat
 }
 
 /// The fastest of three timings of `f` (other work on the machine only ever
-/// adds time); nothing at all where timings are hidden, since their only
-/// product would be a masked number. `black_box` keeps the optimiser from
-/// dropping work whose result is never used.
+/// adds time); with `timed` false, zero without running `f` (where timings
+/// are hidden their only product would be a masked number). `black_box`
+/// keeps the optimiser from dropping work whose result is never used.
 fn fastest_time<T>(timed: bool, mut f: impl FnMut() -> T) -> Duration {
     if !timed {
         return Duration::ZERO;

@@ -99,16 +99,16 @@ pub fn distance_only(d: usize, nb: &mut Notebook) {
     let ks = [0.0, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0];
     let head: Vec<String> = ks.iter().map(|k| format!("{:>7}", format!("k={k}"))).collect();
     say!(nb, "{:>12} {}", "", head.join(""));
-    let formula = |k: f64| sum_of_cosines(k, d);
     let mut worst = 0.0f64;
     for p in [0.0, 37.0, 150.0, 280.0] {
         let row: Vec<f64> = ks.iter().map(|&k| dot(p, p + k, d)).collect();
-        worst = ks.iter().zip(&row).map(|(&k, v)| (v - formula(k)).abs()).fold(worst, worse);
+        worst =
+            ks.iter().zip(&row).map(|(&k, v)| (v - sum_of_cosines(k, d)).abs()).fold(worst, worse);
         let cells: Vec<String> = row.iter().map(|v| format!("{:>7}", show::num(*v, 2))).collect();
         say!(nb, "{:>12} {}", format!("p = {p}"), cells.join(""));
     }
     let cells: Vec<String> =
-        ks.iter().map(|&k| format!("{:>7}", show::num(formula(k), 2))).collect();
+        ks.iter().map(|&k| format!("{:>7}", show::num(sum_of_cosines(k, d), 2))).collect();
     say!(nb, "{:>12} {}", "Σ cos(ω_i k)", cells.join(""));
     let worst = nb.value("distance_only_error", show::sci(worst, 1));
     say!(nb, "largest difference from Σ_i cos(ω_i k) over the four rows: {worst}");

@@ -60,6 +60,7 @@ pub struct Run {
     pub permuted: f64,
 }
 
+// ANCHOR: reversal_measure
 /// How often each token occurs in one sequence.
 fn counts(seq: &[usize], vocab: usize) -> Vec<usize> {
     let mut c = vec![0; vocab];
@@ -104,6 +105,7 @@ pub fn train(kinds: &[Kind], len: usize, steps: u32, seeds: &[u64]) -> Vec<Run> 
         })
         .collect()
 }
+// ANCHOR_END: reversal_measure
 
 /// Print one row per run and record its numbers as `{prefix}_{kind}_seed{i}_…`
 /// (i counts from the first seed), with each kind's mean token accuracy.
@@ -140,6 +142,7 @@ pub fn table(prefix: &str, runs: &[Run], seeds: &[u64], nb: &mut Notebook) {
     }
 }
 
+// ANCHOR: baselines
 /// What the bag of symbols allows on the test sequences of the run with
 /// `seed`, as token accuracies and as training losses (teacher forcing):
 /// `most_frequent` always answers the input's most frequent symbol;
@@ -179,3 +182,4 @@ pub fn baselines(len: usize, seed: u64) -> Baselines {
         loss_left: left / tokens,
     }
 }
+// ANCHOR_END: baselines

@@ -111,9 +111,10 @@ pub fn reversal(len: usize, steps: u32, seeds: &[u64], nb: &mut Notebook) {
 }
 
 // ANCHOR: scale_of_signals
-/// The two signals that are added, measured: the embeddings of the model
-/// above (drawn N(0, 1), as PyTorch's nn.Embedding) against the encodings,
-/// and Lecture 6's reading at d = 512 with embeddings drawn N(0, 1/d).
+/// The two signals that are added, measured beside what their distributions
+/// predict: the embeddings of the model above (drawn N(0, 1), as PyTorch's
+/// nn.Embedding) against the encodings, and Lecture 6's reading at d = 512
+/// with embeddings drawn N(0, 1/d).
 pub struct Signals {
     pub d: usize,
     pub tokens: usize,
@@ -122,13 +123,24 @@ pub struct Signals {
     pub mean_norm: f64,
     pub expected: f64,
     pub spread: f64,
-    /// d = 512, embeddings N(0, 1/d), token t at position t: mean ‖e‖, and
-    /// the mean cosine between e + PE and e, plain and with √d·e.
+    /// ‖PE(p)‖ = √(d/2) at every position.
+    pub pe_norm: f64,
+    /// At d = 512 with `n` embeddings N(0, 1/d), token t at position t:
+    pub d512: usize,
+    pub n: usize,
+    /// mean ‖e‖, and ‖PE‖;
     pub e512: f64,
+    pub pe512: f64,
+    /// the mean cosine between e + PE and e, plain and with √d·e;
     pub cos_plain: f64,
     pub cos_scaled: f64,
+    /// what the cosines should be, and the spread of the plain mean.
+    pub cos_plain_expected: f64,
+    pub cos_scaled_expected: f64,
+    pub cos_plain_spread: f64,
 }
 
+/// Measures [`Signals`] with the model and embeddings drawn from `seed`.
 pub fn signals(seed: u64) -> Signals {
     let cfg = Seq2SeqConfig::lecture17(Recipe::reversal(16, 1).vocab());
     let d = cfg.d_model;
@@ -160,7 +172,28 @@ pub fn signals(seed: u64) -> Signals {
     };
     let e512 = (0..n).map(|t| norm(emb.row(t).iter().copied())).sum::<f64>() / n as f64;
     let (cos_plain, cos_scaled) = (cosine(1.0), cosine((d512 as f64).sqrt()));
-    Signals { d, tokens, mean_norm, expected, spread, e512, cos_plain, cos_scaled }
+    // With ‖e‖² ≈ a and ‖PE‖² = d/2, e·PE ≈ 0: cos ≈ √a / √(a + d/2). The
+    // cross term e·PE has standard deviation ‖PE‖/√d, so one token's cosine
+    // spreads by about that over √(1 + d/2), the mean of n by 1/√n of it.
+    let pe2 = d512 as f64 / 2.0;
+    let cos_of = |a: f64| a.sqrt() / (a + pe2).sqrt();
+    Signals {
+        d,
+        tokens,
+        mean_norm,
+        expected,
+        spread,
+        pe_norm: (d as f64 / 2.0).sqrt(),
+        d512,
+        n,
+        e512,
+        pe512: pe2.sqrt(),
+        cos_plain,
+        cos_scaled,
+        cos_plain_expected: cos_of(1.0),
+        cos_scaled_expected: cos_of(d512 as f64),
+        cos_plain_spread: (pe2 / d512 as f64).sqrt() / (1.0 + pe2).sqrt() / (n as f64).sqrt(),
+    }
 }
 // ANCHOR_END: scale_of_signals
 
@@ -173,30 +206,24 @@ pub fn scale_of_signals(seed: u64, nb: &mut Notebook) {
     let root = (d as f64).sqrt();
     let e = nb.value("emb_norm", show::num(s.mean_norm, 2));
     let scaled = nb.value("emb_norm_scaled", show::num(s.mean_norm * root, 1));
-    let pe = nb.value("pe_norm", show::num((d as f64 / 2.0).sqrt(), 2));
+    let pe = nb.value("pe_norm", show::num(s.pe_norm, 2));
     say!(nb, "d_model {d}, embeddings N(0, 1): mean ‖e‖ over the {tokens} tokens = {e}");
     say!(nb, "  × √{d} = {} → {scaled}, against ‖PE‖ = √(d/2) = {pe}", show::short(root));
     let expected = nb.value("emb_norm_expected", show::num(s.expected, 2));
     let spread = nb.value("emb_norm_spread", show::num(s.spread, 2));
     say!(nb, "  expected: E‖e‖ = {expected}; a mean over {tokens} tokens spreads by ±{spread}");
 
-    let (d, n) = (512, 1000);
+    let (d, n) = (s.d512, s.n);
     let e512 = nb.value("d512_emb_norm", show::num(s.e512, 2));
-    let pe512 = nb.value("d512_pe_norm", show::num((d as f64 / 2.0).sqrt(), 1));
+    let pe512 = nb.value("d512_pe_norm", show::num(s.pe512, 1));
     say!(nb, "d_model {d}, embeddings N(0, 1/d), token t at position t, t < {n}:");
     say!(nb, "  mean ‖e‖ = {e512}, against ‖PE‖ = √(d/2) = {pe512}");
     let plain = nb.value("cos_plain", show::num(s.cos_plain, 3));
     let times = nb.value("cos_scaled", show::num(s.cos_scaled, 3));
     say!(nb, "  mean cos(e + PE, e) = {plain}; with √d·e: mean cos(√d·e + PE, √d·e) = {times}");
-    // With ‖e‖² ≈ a and ‖PE‖² = d/2, e·PE ≈ 0: cos ≈ √a / √(a + d/2). The
-    // cross term e·PE has standard deviation ‖PE‖/√d, so one token's cosine
-    // spreads by about that over √(1 + d/2), the mean of n by 1/√n of it.
-    let pe2 = d as f64 / 2.0;
-    let cos_of = |a: f64| a.sqrt() / (a + pe2).sqrt();
-    let plain = nb.value("cos_plain_expected", show::num(cos_of(1.0), 3));
-    let times = nb.value("cos_scaled_expected", show::num(cos_of(d as f64), 3));
-    let spread = (pe2 / d as f64).sqrt() / (1.0 + pe2).sqrt() / (n as f64).sqrt();
-    let spread = nb.value("cos_plain_spread", show::num(spread, 3));
+    let plain = nb.value("cos_plain_expected", show::num(s.cos_plain_expected, 3));
+    let times = nb.value("cos_scaled_expected", show::num(s.cos_scaled_expected, 3));
+    let spread = nb.value("cos_plain_spread", show::num(s.cos_plain_spread, 3));
     say!(nb, "  expected: √1/√(1 + d/2) = {plain} (a mean over {n} spreads by ±{spread});");
     say!(nb, "            √d/√(d + d/2) = {times}");
 }
