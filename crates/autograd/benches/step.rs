@@ -12,8 +12,14 @@
 //! is timed between two clock reads, which adds a little to the thousands
 //! of tiny per-head products: the ceiling errs low at small L.)
 //!
+//! Under each row, `kernels` says which of faer's kernels ran the step's
+//! products on this CPU: the bound, and so "of bound", depends on it (on an
+//! AVX-512 CPU faer's products run about 1.5× faster than with AVX2, while
+//! the rest of the step does not change).
+//!
 //!     cargo bench -p autograd --bench step [-- --lengths 8,32 --min-seconds 1 --shapes --ops --models transformer,gru,gru-attention]
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use autograd::data::{FIRST_SYMBOL, reversal};
@@ -101,6 +107,43 @@ fn padded(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f32) -> Mat<f32>
     Mat::from_fn(rows.next_multiple_of(16), cols, |i, j| if i < rows { f(i, j) } else { 0.0 })
 }
 
+/// The kernel faer 0.24.4 runs an f32 product of this shape on this CPU,
+/// by faer's own rule (`faer/src/linalg/matmul/mod.rs`): at most 16³
+/// multiply-adds go to nano-gemm, built without its AVX-512 kernels, so
+/// AVX2+FMA on every CPU the book promises; larger products go to
+/// private-gemm-x86, with AVX-512 microkernels (96×4 for f32) when the
+/// CPU has AVX-512F and AVX2+FMA ones (24×4) otherwise.
+fn kernel(shape: &Shape) -> &'static str {
+    if shape.m * shape.k * shape.n <= 16 * 16 * 16 {
+        "nano-gemm AVX2+FMA"
+    } else if std::arch::is_x86_feature_detected!("avx512f") {
+        "private-gemm-x86 AVX-512"
+    } else if std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+    {
+        "private-gemm-x86 AVX2+FMA"
+    } else {
+        "faer's portable kernels"
+    }
+}
+
+/// One line: each kernel's share of the step's products and FLOPs.
+fn kernels(count: &Count) -> String {
+    let mut by: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for (shape, &n) in &count.shapes {
+        let e = by.entry(kernel(shape)).or_default();
+        e.0 += n;
+        e.1 += n * shape.flops();
+    }
+    let parts: Vec<String> = by
+        .iter()
+        .map(|(k, (calls, flops))| {
+            format!("{k} ×{calls} ({:.1}% of FLOPs)", 100.0 * *flops as f64 / count.flops as f64)
+        })
+        .collect();
+    format!("      kernels: {}", parts.join(", "))
+}
+
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
@@ -139,6 +182,7 @@ fn row(label: &str, min: Duration, shapes: bool, mut step: impl FnMut()) {
         products * 1e3,
         100.0 * bound.as_secs_f64() / products
     );
+    println!("{}", kernels(&count));
 }
 
 const HEADER: [&str; 9] = [

@@ -29,9 +29,34 @@ pub(crate) fn softmax_in_place<T: Real>(
     keep: Option<(&Mat<T>, usize)>,
 ) {
     let rows = x.nrows();
-    let mask_col =
-        |j: usize| keep.map(|(m, row0)| &m.col_as_slice(j - cols.start)[row0..row0 + rows]);
-    let mut max = vec![T::of(f64::NEG_INFINITY); rows];
+    let c0 = cols.start;
+    let mask_col = move |j: usize| keep.map(|(m, row0)| &m.col_as_slice(j - c0)[row0..row0 + rows]);
+    // attention calls this once per sequence and head, on blocks of a few
+    // rows: per-row scratch on the stack, not three allocations per call
+    with_scratch(3 * rows, |scratch| {
+        let (max, rest) = scratch.split_at_mut(rows);
+        let (sum, inv) = rest.split_at_mut(rows);
+        softmax_block(x, cols, mask_col, max, sum, inv)
+    });
+}
+
+/// Per-row scratch of `n` numbers, on the stack when it is small.
+fn with_scratch<T: Real, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
+    const STACK: usize = 256;
+    if n <= STACK { f(&mut [T::zero(); STACK][..n]) } else { f(&mut vec![T::zero(); n]) }
+}
+
+/// [`softmax_in_place`] with its scratch: `max`, `sum` and `inv` hold one
+/// number per row.
+fn softmax_block<'m, T: Real>(
+    x: &mut Mat<T>,
+    cols: Range<usize>,
+    mask_col: impl Fn(usize) -> Option<&'m [T]>,
+    max: &mut [T],
+    sum: &mut [T],
+    inv: &mut [T],
+) {
+    max.fill(T::of(f64::NEG_INFINITY));
     for j in cols.clone() {
         // branch-free (a dropped entry counts as −∞), so the loop vectorises
         let col = x.col_as_slice(j);
@@ -54,11 +79,11 @@ pub(crate) fn softmax_in_place<T: Real>(
             *m = T::zero(); // a fully dropped row: any finite shift will do
         }
     }
-    let mut sum = vec![T::zero(); rows];
+    sum.fill(T::zero());
     for j in cols.clone() {
         let mask = mask_col(j);
         let col = x.col_as_slice_mut(j);
-        for (v, &m) in col.iter_mut().zip(&max) {
+        for (v, &m) in col.iter_mut().zip(&*max) {
             *v -= m;
         }
         T::exp_slice(col);
@@ -73,10 +98,11 @@ pub(crate) fn softmax_in_place<T: Real>(
             *s += v;
         }
     }
-    let inv: Vec<T> =
-        sum.iter().map(|&s| if s > T::zero() { T::one() / s } else { T::zero() }).collect();
+    for (r, &s) in inv.iter_mut().zip(&*sum) {
+        *r = if s > T::zero() { T::one() / s } else { T::zero() };
+    }
     for j in cols {
-        for (v, &r) in x.col_as_slice_mut(j).iter_mut().zip(&inv) {
+        for (v, &r) in x.col_as_slice_mut(j).iter_mut().zip(&*inv) {
             *v *= r;
         }
     }
@@ -94,21 +120,22 @@ pub(crate) fn softmax_backward<T: Real>(
 ) {
     let rows = y.nrows();
     let y_col = |j: usize| y.col_as_slice(y0 + j - cols.start);
-    let mut dot = vec![T::zero(); rows];
-    for j in cols.clone() {
-        for ((acc, &a), &b) in dot.iter_mut().zip(y_col(j)).zip(dy.col_as_slice(j)) {
-            *acc += a * b;
+    with_scratch(rows, |dot: &mut [T]| {
+        for j in cols.clone() {
+            for ((acc, &a), &b) in dot.iter_mut().zip(y_col(j)).zip(dy.col_as_slice(j)) {
+                *acc += a * b;
+            }
         }
-    }
-    for j in cols.clone() {
-        let (yc, dyc) = (y_col(j), dy.col_as_slice(j));
-        let terms = dx.col_as_slice_mut(j).iter_mut().zip(yc).zip(dyc).zip(&dot);
-        // one loop per way of writing, each without a branch: they vectorise
-        match how {
-            Accum::Add => terms.for_each(|(((d, &y), &g), &t)| *d += y * (g - t)),
-            Accum::Replace => terms.for_each(|(((d, &y), &g), &t)| *d = y * (g - t)),
+        for j in cols.clone() {
+            let (yc, dyc) = (y_col(j), dy.col_as_slice(j));
+            let terms = dx.col_as_slice_mut(j).iter_mut().zip(yc).zip(dyc).zip(&*dot);
+            // one loop per way of writing, each without a branch: they vectorise
+            match how {
+                Accum::Add => terms.for_each(|(((d, &y), &g), &t)| *d += y * (g - t)),
+                Accum::Replace => terms.for_each(|(((d, &y), &g), &t)| *d = y * (g - t)),
+            }
         }
-    }
+    });
 }
 
 impl<'t, T: Real> Var<'t, T> {
