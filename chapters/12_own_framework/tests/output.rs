@@ -10,10 +10,6 @@ fn output_values_and_figures_are_pinned() {
     record::pin!(book_run());
 }
 
-fn sci(name: &str) -> f64 {
-    get(name).parse().unwrap_or_else(|_| panic!("{name} = {} is not a number", get(name)))
-}
-
 #[test]
 fn composed_ops_equal_the_frameworks_and_pytorchs_to_rounding() {
     for name in [
@@ -24,10 +20,10 @@ fn composed_ops_equal_the_frameworks_and_pytorchs_to_rounding() {
         "shift_value_gap",
         "shift_grad_gap",
     ] {
-        assert!(sci(name) < 1e-14, "{name}: {}", get(name));
+        assert!(num(name) < 1e-14, "{name}: {}", get(name));
     }
     for name in ["ln_built_vs_op_out", "ln_built_vs_torch_out", "ln_built_vs_torch_grad"] {
-        assert!(sci(name) < 1e-14, "{name}: {}", get(name));
+        assert!(num(name) < 1e-14, "{name}: {}", get(name));
     }
     // a LayerNorm of primitives is a dozen ops where the framework's is one
     assert_eq!(get("ops_plain_layernorm"), "1");
@@ -43,23 +39,23 @@ fn logsumexp_is_the_lectures_and_its_gradient_is_softmax_minus_onehot() {
     assert_eq!(get("lse_naive"), "inf");
     assert_eq!(get("lse_stable"), "1000.407606");
     // autograd through the primitives finds softmax − onehot
-    assert!(sci("lse_grad_formula_gap") < 1e-15);
-    assert!(sci("lse_grad_fd_gap") < 1e-6);
+    assert!(num("lse_grad_formula_gap") < 1e-15);
+    assert!(num("lse_grad_fd_gap") < 1e-6);
     // the op's softmax, exp(z − lse) with lse near 1000, carries lse's last place
-    assert!(sci("lse_grad_op_gap") > 1e-15 && sci("lse_grad_op_gap") < 1e-12);
+    assert!(num("lse_grad_op_gap") > 1e-15 && num("lse_grad_op_gap") < 1e-12);
 }
 
 #[test]
 fn the_framework_agrees_with_pytorch_and_with_finite_differences() {
-    assert!(sci("torch_largest") < 1e-13);
-    assert!(sci("fd_gap") < 1e-8);
+    assert!(num("torch_largest") < 1e-13);
+    assert!(num("fd_gap") < 1e-8);
     assert_eq!(get("fd_checked"), "1,928");
     assert_eq!(get("twin_same_words"), "true");
-    assert!(sci("steps_loss_gap") < 1e-14);
-    assert!(sci("steps_param_gap") < 1e-13);
+    assert!(num("steps_loss_gap") < 1e-14);
+    assert!(num("steps_param_gap") < 1e-13);
     // the key bias drifts apart by more, and its gradient is rounding noise
-    assert!(sci("steps_key_bias_gap") > 10.0 * sci("steps_param_gap"));
-    assert!(sci("key_bias_grad") < 1e-15);
+    assert!(num("steps_key_bias_gap") > 10.0 * num("steps_param_gap"));
+    assert!(num("key_bias_grad") < 1e-15);
 }
 
 #[test]
@@ -81,8 +77,8 @@ fn bag_of_words_misreads_negation_and_without_positions_contrast_is_a_coin() {
         assert_eq!(get(&format!("acc_{model}_{kind}_max")), hi, "{model} {kind}");
     }
     // without positions, a sentence and its swap get the same scores but for rounding
-    assert!(sci("swap_gap_nopos") < 1e-5);
-    assert!(sci("swap_gap_pos") > 1.0);
+    assert!(num("swap_gap_nopos") < 1e-5);
+    assert!(num("swap_gap_pos") > 1.0);
     // the loss without positions sits just above the floor of guessing on contrasts
     let floor = num("quarter_ln2");
     assert!(num("loss_nopos") > floor && num("loss_nopos") < floor + 0.05);
@@ -112,8 +108,8 @@ fn the_exercises() {
     // "below 0.65 on most seeds"
     assert!(num("shifted_no_the_pos_below_065") > num("seeds_n") / 2.0);
     // the new op: its gradient, and the row mean it gives for far fewer FLOPs
-    assert!(sci("sum_rows_fd_gap") < 1e-8);
-    assert!(sci("row_mean_gap") < 1e-15);
+    assert!(num("sum_rows_fd_gap") < 1e-8);
+    assert!(num("row_mean_gap") < 1e-15);
     let flops = |n: &str| get(n).replace(',', "").parse::<f64>().unwrap();
     assert_eq!(flops("row_mean_flops_old") / flops("row_mean_flops_new"), 32.0);
     assert_eq!(get("view_gap"), "0.0e+00");

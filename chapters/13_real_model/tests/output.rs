@@ -12,10 +12,6 @@ fn output_values_and_figures_are_pinned() {
     record::pin!(book_run());
 }
 
-fn sci(name: &str) -> f64 {
-    get(name).parse().unwrap_or_else(|_| panic!("{name} = {} is not a number", get(name)))
-}
-
 #[test]
 fn the_file_is_the_model_the_formulas_describe() {
     assert_eq!(get("params_match"), "true");
@@ -28,10 +24,10 @@ fn the_books_blocks_compute_what_the_library_computes() {
     assert_eq!(get("checks_same"), get("checks"));
     // the same maths: f64 against f64 is rounding
     for name in ["embedding_gap_f64", "hidden_gap", "attention_gap"] {
-        assert!(sci(name) < 1e-12, "{name}: {}", get(name));
+        assert!(num(name) < 1e-12, "{name}: {}", get(name));
     }
     // against the library as users run it, in f32
-    assert!(sci("embedding_gap_f32") < 1e-5);
+    assert!(num("embedding_gap_f32") < 1e-5);
 }
 
 #[test]
@@ -43,8 +39,8 @@ fn paraphrases_are_closer_than_unrelated_sentences() {
 
 #[test]
 fn the_padding_mask_makes_a_padded_sentence_its_own_and_without_it_not() {
-    assert!(sci("padding_masked_gap") < 1e-12);
-    assert!(sci("padding_unmasked_gap") > 1e-3);
+    assert!(num("padding_masked_gap") < 1e-12);
+    assert!(num("padding_unmasked_gap") > 1e-3);
 }
 
 #[test]
@@ -73,11 +69,11 @@ fn the_exercises() {
     assert!(num("negation_cos") > num("paraphrase_cos"));
     assert!(num("negation_short_cos") > num("paraphrase_cos"));
     // loaded wrong: far beyond f64 rounding, and W^Q's mistake as large as the embedding
-    assert!(sci("untransposed_gap") > num("embedding_largest") / 2.0);
+    assert!(num("untransposed_gap") > num("embedding_largest") / 2.0);
     for name in ["tanh_gelu_gap", "default_eps_gap"] {
-        assert!(sci(name) > 1e-6, "{name}");
+        assert!(num(name) > 1e-6, "{name}");
     }
-    assert!(sci("gelu_forms_gap") > 1e-4 && sci("gelu_forms_gap") < 1e-3);
+    assert!(num("gelu_forms_gap") > 1e-4 && num("gelu_forms_gap") < 1e-3);
     // 2N of the layers' matrices and the counted FLOPs per token differ only by attention
     let n = |name: &str| get(name).replace(',', "").parse::<f64>().unwrap();
     let diff = n("flops_per_token") - n("two_n");
